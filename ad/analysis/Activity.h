@@ -1,0 +1,25 @@
+// Activity analysis: which floating variables depend on the differentiated inputs. Only those
+// get adjoints (reverse mode) or tangents (forward mode); everything else is a constant to
+// differentiation, which keeps zero-derivative code out of the output.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "ad/ir/Function.h"
+
+namespace adjoint::analysis {
+
+// The names of the variables (parameters, locals, arrays by name) whose values vary with the
+// parameters in `wrt`.
+std::set<std::string> variedVariables(const ir::Function& f, const std::set<std::string>& wrt,
+                                      const ir::Module& m);
+
+// The names of the variables the statements in `body` assign (array elements count as their array).
+std::set<std::string> assignedVariables(const ir::StmtList& body);
+std::set<std::string> assignedVariables(const ir::Stmt& s);
+
+// The names of the variables `e` reads.
+std::set<std::string> readVariables(const ir::ExprPtr& e);
+
+}  // namespace adjoint::analysis

@@ -1,0 +1,34 @@
+#include "ad/analysis/Loops.h"
+
+#include "ad/analysis/Activity.h"
+
+namespace adjoint::analysis {
+
+using namespace ir;
+
+bool asCountedLoop(const Stmt& s, CountedLoop& out) {
+  if (s.kind != StmtKind::For || !s.init || !s.step || !s.expr) return false;
+  const Stmt& init = *s.init;
+  const Stmt& step = *s.step;
+  if (init.kind != StmtKind::Decl || init.type.scalar != Scalar::Int || init.type.isIndexed() || !init.expr) return false;
+  const std::string& i = init.name;
+  bool unitStep = step.kind == StmtKind::Assign && step.lhs->kind == ExprKind::Var && step.lhs->text == i &&
+                  (step.op == "+=" || step.op == "-=") && isOne(step.expr);
+  if (!unitStep) return false;
+  const Expr& cond = *s.expr;
+  if (cond.kind != ExprKind::Binary || cond.operands[0]->kind != ExprKind::Var || cond.operands[0]->text != i) return false;
+  bool increasing = step.op == "+=";
+  bool ok = increasing ? (cond.text == "<" || cond.text == "<=") : (cond.text == ">" || cond.text == ">=");
+  if (!ok) return false;
+  std::set<std::string> written = assignedVariables(s.body);
+  bool jumps = false;
+  walk(s.body, [&](const Stmt& x) { jumps |= x.kind == StmtKind::Break || x.kind == StmtKind::Continue || x.kind == StmtKind::Return; });
+  if (jumps || written.count(i)) return false;
+  for (const ExprPtr& e : {init.expr, cond.operands[1]})
+    for (const std::string& v : readVariables(e))
+      if (written.count(v)) return false;
+  out = CountedLoop{i, init.type, init.expr, cond.operands[1], increasing, cond.text == "<=" || cond.text == ">="};
+  return true;
+}
+
+}  // namespace adjoint::analysis

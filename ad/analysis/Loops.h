@@ -1,0 +1,22 @@
+// Recognition of counted loops: `for (int i = a; i < b; ++i)` (and <=, and the decreasing
+// forms) whose counter and bounds the body leaves alone. Their reverse runs the counter
+// backwards; every other loop records its trip count.
+#pragma once
+
+#include "ad/ir/Stmt.h"
+
+namespace adjoint::analysis {
+
+struct CountedLoop {
+  std::string counter;
+  ir::Type counterType;
+  ir::ExprPtr first;  // a
+  ir::ExprPtr bound;  // b
+  bool increasing;    // ++i with < or <=, else --i with > or >=
+  bool inclusive;     // <= or >=
+};
+
+// The counted-loop view of `s`, or false when `s` is not a counted loop.
+bool asCountedLoop(const ir::Stmt& s, CountedLoop& out);
+
+}  // namespace adjoint::analysis

@@ -1,0 +1,224 @@
+#include "ad/derive/Adjoints.h"
+
+#include "ad/analysis/Activity.h"
+#include "ad/ir/Diagnostic.h"
+#include "ad/rules/MathRules.h"
+
+namespace adjoint::derive {
+
+using namespace ir;
+
+namespace {
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Pointer parameters of `callee` it both reads and writes: a pullback that re-runs the callee
+// from the state after the call would read the updated values.
+std::set<std::string> inPlaceArrays(const Function& callee) {
+  std::set<std::string> read, written;
+  walk(callee.body, [&](const Stmt& s) {
+    for (const ExprPtr& e : {s.expr}) read.merge(analysis::readVariables(e));
+    for (const ExprPtr& e : s.args) read.merge(analysis::readVariables(e));
+    if (s.kind == StmtKind::Assign) {
+      written.insert(rootName(*s.lhs));
+      if (s.op != "=") read.insert(rootName(*s.lhs));
+    }
+  });
+  std::set<std::string> both;
+  for (const Param& p : callee.params)
+    if (p.type.pointer && read.count(p.name) && written.count(p.name)) both.insert(p.name);
+  return both;
+}
+
+}  // namespace
+
+Adjoints::Adjoints(const Module& m, const Function& f, const std::set<std::string>& wrt, Requests& q, ExprPtr seed)
+    : m_(m), f_(f), q_(q), seed_(std::move(seed)) {
+  std::set<std::string> seeds;
+  for (const Param* p : differentiatedParams(f, wrt)) seeds.insert(p->name);
+  for (const std::string& v : analysis::variedVariables(f, seeds, m)) active_.insert(v);
+  walk(f.body, [&](const Stmt& s) {
+    if (s.kind == StmtKind::Decl) locals_[s.name] = s.type;
+    if (s.kind == StmtKind::Assign && s.lhs->kind == ExprKind::Var) {
+      const Param* p = f.param(s.lhs->text);
+      if (p && !p->type.pointer && active_.count(p->name)) reassignedParams_.insert(p->name);
+    }
+  });
+  // Active means: floating, and with an adjoint somewhere to go.
+  for (auto it = active_.begin(); it != active_.end();) {
+    const Param* p = f.param(*it);
+    bool floating = p ? p->type.isFloating() : locals_.count(*it) && locals_[*it].isFloating();
+    bool hasBar = !p || seeds.count(*it);
+    it = floating && hasBar ? std::next(it) : active_.erase(it);
+  }
+}
+
+bool Adjoints::isAdjointName(const std::string& name) {
+  return endsWith(name, "_bar") || endsWith(name, "_bar_acc") || endsWith(name, "_bar_new");
+}
+
+bool Adjoints::readsActive(const ExprPtr& e) const {
+  bool found = false;
+  walk(e, [&](const Expr& x) { found |= x.kind == ExprKind::Var && active_.count(x.text) && x.type.isFloating(); });
+  return found;
+}
+
+ExprPtr Adjoints::arrayBar(const Expr& array) const {
+  if (array.kind != ExprKind::Var) throw Diagnostic({}, "internal error: indexed expression is not a variable", "");
+  Type t = array.type;
+  return var(array.text + "_bar", t.arraySize > 0 ? t : t.element().pointerTo(false));
+}
+
+ExprPtr Adjoints::barOf(const Expr& lvalue) const {
+  if (lvalue.kind == ExprKind::Index) return index(arrayBar(*lvalue.operands[0]), lvalue.operands[1]);
+  const Param* p = f_.param(lvalue.text);
+  if (p && reassignedParams_.count(p->name)) return var(p->name + "_bar_acc", p->type);
+  if (p) return deref(var(p->name + "_bar", p->type.pointerTo(false)));
+  return var(lvalue.text + "_bar", lvalue.type);
+}
+
+void Adjoints::propagate(const ExprPtr& e, const ExprPtr& adj, StmtList& out) {
+  if (!readsActive(e) || isZero(adj)) return;
+  switch (e->kind) {
+    case ExprKind::Var:
+    case ExprKind::Index:
+      // x_bar += adj: the read of x receives the adjoint of the expression it feeds.
+      out.push_back(assign(barOf(*e), "+=", adj));
+      return;
+    case ExprKind::Unary:
+      if (e->text == "-") propagate(e->operands[0], neg(adj), out);
+      return;
+    case ExprKind::Cast: propagate(e->operands[0], cast(e->operands[0]->type, adj), out); return;
+    case ExprKind::Select: {
+      StmtList a, b;
+      propagate(e->operands[1], adj, a);
+      propagate(e->operands[2], adj, b);
+      if (a.empty()) out.push_back(ifStmt(unary("!", e->operands[0]), b));
+      else out.push_back(ifStmt(e->operands[0], a, b));
+      return;
+    }
+    case ExprKind::Binary:
+      for (int i = 0; i < 2; ++i) {
+        ExprPtr partial = rules::operatorPartial(e->text, e->operands[0], e->operands[1], i);
+        if (partial) propagate(e->operands[i], mul(adj, partial), out);
+      }
+      return;
+    case ExprKind::Call: {
+      const rules::MathRule* rule = rules::findMathRule(e->text);
+      if (!rule) throw Diagnostic({}, "internal error: call to '" + e->text + "' inside an expression", "");
+      for (int i = 0; i < rule->arity; ++i)
+        if (readsActive(e->operands[i])) propagate(e->operands[i], mul(adj, rule->partial(e->operands, i)), out);
+      return;
+    }
+    default: return;
+  }
+}
+
+void Adjoints::assignment(const ExprPtr& lhs, const std::string& op, const ExprPtr& rhs, bool zeroAfter, StmtList& out) {
+  if (!active_.count(rootName(*lhs)) || !lhs->type.isFloating()) return;
+  ExprPtr bar = barOf(*lhs);
+  ExprPtr zero = number(0, lhs->type);
+  bool isCall = rhs->kind == ExprKind::Call && m_.find(rhs->text);
+  if (op == "+=" || op == "-=") {
+    // v += e: v_bar flows unchanged into e (negated for -=), and v keeps its adjoint.
+    if (isCall) callAdjoint(*rhs, op == "+=" ? bar : neg(bar), out);
+    else propagate(rhs, op == "+=" ? bar : neg(bar), out);
+    return;
+  }
+  ExprPtr value = op == "=" ? rhs : binary(op.substr(0, 1), lhs, rhs);
+  bool readsItself = analysis::readVariables(value).count(rootName(*lhs)) > 0;
+  if (!readsItself) {
+    // v = e: e receives v_bar; the old v is dead, so its adjoint restarts at 0.
+    if (isCall) callAdjoint(*value, bar, out);
+    else propagate(value, bar, out);
+    if (zeroAfter) out.push_back(assign(bar, "=", zero));
+    return;
+  }
+  // v = e(v): take v_bar first, since propagating through e adds to the old v's adjoint.
+  std::string name = rootName(*lhs) + "_bar_new";
+  StmtList inner{decl(name, lhs->type.element(), bar), assign(bar, "=", zero)};
+  if (isCall) callAdjoint(*value, var(name, lhs->type), inner);
+  else propagate(value, var(name, lhs->type), inner);
+  out.push_back(block(inner));
+}
+
+void Adjoints::callAdjoint(const Expr& c, const ExprPtr& seed, StmtList& out) {
+  const Function* callee = m_.find(c.text);
+  if (!callee) return;  // a math function evaluated for nothing
+  std::set<std::string> wrt;
+  std::set<std::string> inPlace = inPlaceArrays(*callee);
+  for (size_t i = 0; i < callee->params.size(); ++i) {
+    const Param& p = callee->params[i];
+    if (!p.type.isFloating() || p.nondifferentiable || !readsActive(c.operands[i])) continue;
+    if (p.type.pointer && c.operands[i]->kind != ExprKind::Var)
+      throw Diagnostic({}, "an array argument to '" + callee->name + "' must be an array variable", "pass the array itself, not an offset into it");
+    if (inPlace.count(p.name))
+      throw Diagnostic(callee->loc, "'" + callee->name + "' both reads and writes its array parameter '" + p.name + "', which is not supported in a differentiated call",
+                       "write the results to a separate output array");
+    wrt.insert(p.name);
+  }
+  bool seeded = callee->returnsFloating() && seed && !isZero(seed);
+  if (wrt.empty()) return;
+  std::string name = q_.need(*callee, wrt, Mode::Reverse);
+  std::vector<ExprPtr> args = c.operands;
+  if (callee->returnsFloating()) args.push_back(seeded ? seed : number(0, callee->returnType));
+  StmtList inner, after;
+  for (const Param* p : differentiatedParams(*callee, wrt)) {
+    size_t i = static_cast<size_t>(p - callee->params.data());
+    if (p->type.pointer) {
+      args.push_back(arrayBar(*c.operands[i]));
+      continue;
+    }
+    std::string tmp = callee->name + "_" + p->name + "_bar";
+    inner.push_back(decl(tmp, p->type, number(0, p->type)));
+    args.push_back(unary("&", var(tmp, p->type)));
+    propagate(c.operands[i], var(tmp, p->type), after);
+  }
+  inner.push_back(eval(call(name, args, Type::of(Scalar::Void))));
+  inner.insert(inner.end(), after.begin(), after.end());
+  if (inner.size() == 1) out.push_back(inner.front());
+  else out.push_back(block(inner));
+}
+
+void Adjoints::reverseOf(const Stmt& s, bool inLoop, StmtList& out) {
+  switch (s.kind) {
+    case StmtKind::Decl: {
+      ExprPtr v = var(s.name, s.type);
+      if (s.expr) assignment(v, "=", s.expr, inLoop, out);
+      for (size_t k = s.args.size(); k-- > 0;)
+        if (active_.count(s.name)) propagate(s.args[k], index(barOf(*v), number(static_cast<double>(k), Type::integer())), out);
+      return;
+    }
+    case StmtKind::Assign: assignment(s.lhs, s.op, s.expr, true, out); return;
+    case StmtKind::Eval: callAdjoint(*s.expr, nullptr, out); return;
+    case StmtKind::Return:
+      if (s.expr && f_.returnsFloating()) {
+        if (s.expr->kind == ExprKind::Call && m_.find(s.expr->text)) callAdjoint(*s.expr, seed_, out);
+        else propagate(s.expr, seed_, out);
+      }
+      return;
+    default: return;
+  }
+}
+
+StmtList Adjoints::declarations() const {
+  StmtList out;
+  for (const std::string& v : active_) {
+    if (f_.param(v)) continue;
+    const Type& t = locals_.at(v);
+    out.push_back(decl(v + "_bar", t, t.arraySize > 0 ? nullptr : number(0, t)));
+  }
+  for (const std::string& p : reassignedParams_) out.push_back(decl(p + "_bar_acc", f_.param(p)->type, number(0, f_.param(p)->type)));
+  return out;
+}
+
+StmtList Adjoints::finish() const {
+  StmtList out;
+  for (const std::string& p : reassignedParams_)
+    out.push_back(assign(deref(var(p + "_bar", f_.param(p)->type.pointerTo(false))), "+=", var(p + "_bar_acc", f_.param(p)->type)));
+  return out;
+}
+
+}  // namespace adjoint::derive

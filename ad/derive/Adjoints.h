@@ -1,0 +1,47 @@
+// The adjoint code of single statements: how the adjoint of what a statement assigns flows back
+// into the adjoints of what it reads. Storage (tapes, restores) is not handled here; see
+// TapePlan.h. The derivative of each operator and function comes from rules/.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "ad/derive/Derivatives.h"
+
+namespace adjoint::derive {
+
+class Adjoints {
+ public:
+  Adjoints(const ir::Module& m, const ir::Function& f, const std::set<std::string>& wrt, Requests& q, ir::ExprPtr seed);
+
+  // Appends the adjoint of the assignment, declaration, call or return `s` to `out`. `inLoop`:
+  // whether `s` may run more than once (a declaration in a loop then resets its adjoint).
+  void reverseOf(const ir::Stmt& s, bool inLoop, ir::StmtList& out);
+  // Appends `adj` flowing into the adjoints of what `e` reads.
+  void propagate(const ir::ExprPtr& e, const ir::ExprPtr& adj, ir::StmtList& out);
+
+  bool isActive(const std::string& variable) const { return active_.count(variable) > 0; }
+  static bool isAdjointName(const std::string& name);
+  // Declarations of the adjoints of active locals.
+  ir::StmtList declarations() const;
+  // Statements that end the reverse sweep: adjoints of reassigned scalar parameters added into
+  // the caller's storage.
+  ir::StmtList finish() const;
+
+ private:
+  const ir::Module& m_;
+  const ir::Function& f_;
+  Requests& q_;
+  ir::ExprPtr seed_;
+  std::set<std::string> active_;
+  std::set<std::string> reassignedParams_;
+  std::map<std::string, ir::Type> locals_;
+
+  bool readsActive(const ir::ExprPtr& e) const;
+  ir::ExprPtr barOf(const ir::Expr& lvalue) const;
+  ir::ExprPtr arrayBar(const ir::Expr& array) const;
+  void assignment(const ir::ExprPtr& lhs, const std::string& op, const ir::ExprPtr& rhs, bool zeroAfter, ir::StmtList& out);
+  void callAdjoint(const ir::Expr& call, const ir::ExprPtr& seed, ir::StmtList& out);
+};
+
+}  // namespace adjoint::derive

@@ -1,0 +1,66 @@
+#include "ad/derive/Derivatives.h"
+
+#include "ad/analysis/Activity.h"
+
+namespace adjoint::derive {
+
+using namespace ir;
+
+std::vector<const Param*> differentiatedParams(const Function& f, const std::set<std::string>& wrt) {
+  std::set<std::string> written = analysis::assignedVariables(f.body);
+  std::vector<const Param*> out;
+  for (const Param& p : f.params) {
+    if (!p.type.isFloating() || p.nondifferentiable) continue;
+    bool output = p.type.pointer && !p.type.constPointee && written.count(p.name);
+    if (wrt.empty() || wrt.count(p.name) || output) out.push_back(&p);
+  }
+  return out;
+}
+
+void markUnusedParams(Function& g) {
+  std::set<std::string> used;
+  walkExprs(g.body, [&](const Expr& e) {
+    if (e.kind == ExprKind::Var) used.insert(e.text);
+  });
+  StmtList marks;
+  for (const Param& p : g.params)
+    if (!used.count(p.name)) marks.push_back(eval(call("static_cast<void>", {var(p.name, p.type)}, Type::of(Scalar::Void))));
+  g.body.insert(g.body.begin(), marks.begin(), marks.end());
+}
+
+std::string derivativeName(const Function& f, const std::set<std::string>& wrt, Mode mode, bool entry) {
+  if (entry) return f.name + (mode == Mode::Forward ? "_jvp" : f.returnsFloating() ? "_grad" : "_vjp");
+  std::string name = f.name + (mode == Mode::Forward ? "_jvp" : "_pullback");
+  std::set<std::string> all;
+  for (const Param* p : differentiatedParams(f, {})) all.insert(p->name);
+  if (wrt == all) return name;
+  name += "_wrt";
+  for (const std::string& p : wrt) name += "_" + p;
+  return name;
+}
+
+std::string Requests::need(const Function& callee, const std::set<std::string>& wrt, Mode mode) {
+  auto key = std::make_pair(callee.name, wrt);
+  auto it = names_.find(key);
+  if (it != names_.end()) return it->second;
+  std::string name = derivativeName(callee, wrt, mode, false);
+  names_[key] = name;
+  pending_.push_back(Request{callee.name, wrt, false});
+  return name;
+}
+
+void Requests::enqueueEntry(const Function& f, const Request& r, Mode mode) {
+  // A forward-mode entry point is also what recursive calls use; a reverse-mode one is not (it
+  // seeds the result with 1 instead of taking the result's adjoint).
+  if (mode == Mode::Forward) names_[std::make_pair(f.name, r.wrt)] = derivativeName(f, r.wrt, mode, true);
+  pending_.push_back(r);
+}
+
+bool Requests::next(Request& out) {
+  if (pending_.empty()) return false;
+  out = pending_.front();
+  pending_.pop_front();
+  return true;
+}
+
+}  // namespace adjoint::derive

@@ -1,0 +1,50 @@
+// Differentiation of a prepared module (see transforms/Passes.h) in reverse or forward mode.
+// A derivative function is requested by the function it differentiates and the parameters it
+// differentiates with respect to; requests for callees follow from the calls met on the way.
+#pragma once
+
+#include <deque>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ad/ir/Function.h"
+
+namespace adjoint::derive {
+
+enum class Mode { Reverse, Forward };
+
+struct Request {
+  std::string function;
+  std::set<std::string> wrt;  // differentiated parameters (output arrays always are)
+  bool entry = false;         // the user's entry point (`f_grad`/`f_vjp`/`f_jvp`), else an internal helper
+};
+
+// Generates the requested derivative functions and those of every callee they need. The entry
+// point comes first in the result; helpers follow.
+std::vector<ir::Function> differentiate(const ir::Module& prepared, const Request& entry, Mode mode);
+
+// The differentiated parameters of `f` for `wrt` (empty: every floating parameter): floating
+// scalars and pointers named in `wrt`, and every array `f` writes (its bar carries the seed).
+std::vector<const ir::Param*> differentiatedParams(const ir::Function& f, const std::set<std::string>& wrt);
+
+// Bookkeeping shared by both modes: the queue of derivative functions still to generate.
+class Requests {
+ public:
+  // The name of the derivative of `callee` with respect to `wrt`, queued if new.
+  std::string need(const ir::Function& callee, const std::set<std::string>& wrt, Mode mode);
+  void enqueueEntry(const ir::Function& f, const Request& r, Mode mode);
+  bool next(Request& out);
+
+ private:
+  std::map<std::pair<std::string, std::set<std::string>>, std::string> names_;
+  std::deque<Request> pending_;
+};
+
+// Casts the parameters `g` does not read to void, keeping -Wunused-parameter quiet.
+void markUnusedParams(ir::Function& g);
+
+std::string derivativeName(const ir::Function& f, const std::set<std::string>& wrt, Mode mode, bool entry);
+
+}  // namespace adjoint::derive

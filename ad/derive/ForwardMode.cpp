@@ -1,0 +1,207 @@
+#include "ad/derive/ForwardMode.h"
+#include "ad/derive/ReverseMode.h"
+
+#include "ad/analysis/Activity.h"
+#include "ad/ir/Diagnostic.h"
+#include "ad/rules/MathRules.h"
+
+namespace adjoint::derive {
+
+namespace {
+
+using namespace ir;
+
+class TangentBuilder {
+ public:
+  TangentBuilder(const Module& m, const Function& f, const Request& r, Requests& q) : m_(m), f_(f), r_(r), q_(q) {
+    for (const Param* p : differentiatedParams(f, r.wrt)) seeds_.insert(p->name);
+    active_ = analysis::variedVariables(f, seeds_, m);
+  }
+
+  Function build() {
+    Function g;
+    g.name = derivativeName(f_, r_.wrt, Mode::Forward, r_.entry);
+    g.returnType = f_.returnsFloating() ? f_.returnType : Type::of(Scalar::Void);
+    g.params = f_.params;
+    g.internal = !r_.entry;
+    g.loc = f_.loc;
+    for (const Param* p : differentiatedParams(f_, r_.wrt)) {
+      Type t = p->type;
+      if (t.pointer) t.constPointee = !(isWritten(p->name));
+      g.params.push_back(Param{p->name + "_dot", t});
+    }
+    g.body = list(f_.body);
+    markUnusedParams(g);
+    return g;
+  }
+
+ private:
+  const Module& m_;
+  const Function& f_;
+  const Request& r_;
+  Requests& q_;
+  std::set<std::string> seeds_;
+  std::set<std::string> active_;
+
+  bool isWritten(const std::string& name) const { return analysis::assignedVariables(f_.body).count(name) > 0; }
+
+  bool activeVar(const std::string& name, const Type& t) const {
+    if (!t.isFloating() || !active_.count(name)) return false;
+    const Param* p = f_.param(name);
+    return !p || seeds_.count(name);
+  }
+
+  ExprPtr dotOf(const Expr& lvalue) const {
+    if (lvalue.kind == ExprKind::Index) {
+      const Expr& a = *lvalue.operands[0];
+      return index(var(a.text + "_dot", a.type), lvalue.operands[1]);
+    }
+    return var(lvalue.text + "_dot", lvalue.type);
+  }
+
+  // The tangent of e: sum over what e reads of (partial derivative) * (tangent of the read).
+  ExprPtr tangent(const ExprPtr& e) {
+    Type t = e->type.isFloating() ? e->type : Type::of(Scalar::Double);
+    switch (e->kind) {
+      case ExprKind::Var:
+      case ExprKind::Index:
+        return activeVar(rootName(*e), e->type) ? dotOf(*e) : number(0, t);
+      case ExprKind::Unary: return e->text == "-" ? neg(tangent(e->operands[0])) : number(0, t);
+      case ExprKind::Cast: return e->type.isFloating() ? cast(e->type, tangent(e->operands[0])) : number(0, t);
+      case ExprKind::Select: return select(e->operands[0], tangent(e->operands[1]), tangent(e->operands[2]));
+      case ExprKind::Binary: {
+        ExprPtr sum = number(0, t);
+        for (int i = 0; i < 2; ++i) {
+          ExprPtr partial = rules::operatorPartial(e->text, e->operands[0], e->operands[1], i);
+          if (partial) sum = add(sum, mul(tangent(e->operands[i]), partial));
+        }
+        return sum;
+      }
+      case ExprKind::Call: return callTangent(*e);
+      default: return number(0, t);
+    }
+  }
+
+  ExprPtr callTangent(const Expr& c) {
+    if (const rules::MathRule* rule = rules::findMathRule(c.text)) {
+      ExprPtr sum = number(0, c.type);
+      for (int i = 0; i < rule->arity; ++i) {
+        ExprPtr d = tangent(c.operands[i]);
+        if (!isZero(d)) sum = add(sum, mul(d, rule->partial(c.operands, i)));
+      }
+      return sum;
+    }
+    const Function* callee = m_.find(c.text);
+    if (!callee) throw Diagnostic({}, "internal error: unknown callee '" + c.text + "'", "");
+    std::set<std::string> wrt;
+    std::vector<ExprPtr> tangents;
+    for (size_t i = 0; i < callee->params.size(); ++i) {
+      const Param& p = callee->params[i];
+      if (!p.type.isFloating() || p.nondifferentiable) continue;
+      if (isZero(tangent(c.operands[i]))) continue;
+      wrt.insert(p.name);
+    }
+    if (wrt.empty()) return number(0, c.type);
+    std::string name = q_.need(*callee, wrt, Mode::Forward);
+    std::vector<ExprPtr> args = c.operands;
+    for (const Param* p : differentiatedParams(*callee, wrt)) {
+      const ExprPtr& arg = c.operands[static_cast<size_t>(p - callee->params.data())];
+      if (!p->type.pointer) args.push_back(tangent(arg));
+      else if (arg->kind == ExprKind::Var) args.push_back(var(arg->text + "_dot", arg->type));
+      else throw Diagnostic({}, "an array argument to '" + callee->name + "' must be an array variable", "pass the array itself");
+    }
+    return call(name, args, callee->returnsFloating() ? callee->returnType : Type::of(Scalar::Void));
+  }
+
+  StmtList list(const StmtList& body) {
+    StmtList out;
+    for (const StmtPtr& s : body) stmt(s, out);
+    return out;
+  }
+
+  void stmt(const StmtPtr& s, StmtList& out) {
+    switch (s->kind) {
+      case StmtKind::Decl: declaration(s, out); return;
+      case StmtKind::Assign: assignment(s, out); return;
+      case StmtKind::Eval: {
+        ExprPtr jvp = s->expr->kind == ExprKind::Call && m_.find(s->expr->text) ? callTangent(*s->expr) : nullptr;
+        // The callee's jvp also computes what the call computes (its outputs and their tangents).
+        out.push_back(jvp && jvp->kind == ExprKind::Call ? at(eval(jvp), s->loc) : s);
+        return;
+      }
+      case StmtKind::Return:
+        if (f_.returnsFloating()) out.push_back(at(ret(tangent(s->expr)), s->loc));
+        else out.push_back(s);
+        return;
+      case StmtKind::Block:
+      case StmtKind::If:
+      case StmtKind::For:
+      case StmtKind::While:
+      case StmtKind::DoWhile: {
+        auto copy = std::make_shared<Stmt>(*s);
+        copy->body = list(s->body);
+        copy->elseBody = list(s->elseBody);
+        out.push_back(copy);
+        return;
+      }
+      default: out.push_back(s);
+    }
+  }
+
+  void declaration(const StmtPtr& s, StmtList& out) {
+    if (!activeVar(s->name, s->type)) {
+      out.push_back(s);
+      return;
+    }
+    auto d = decl(s->name + "_dot", s->type, nullptr);
+    if (s->expr) d->expr = tangent(s->expr);
+    else if (s->type.arraySize == 0) d->expr = number(0, s->type);
+    for (const ExprPtr& a : s->args) d->args.push_back(tangent(a));
+    out.push_back(at(d, s->loc));
+    out.push_back(s);
+  }
+
+  void assignment(const StmtPtr& s, StmtList& out) {
+    if (!activeVar(rootName(*s->lhs), s->lhs->type)) {
+      out.push_back(s);
+      return;
+    }
+    ExprPtr dot = dotOf(*s->lhs);
+    ExprPtr d = tangent(s->expr);
+    StmtPtr t;
+    if (s->op == "=" || s->op == "+=" || s->op == "-=") {
+      t = assign(dot, s->op, d);
+    } else {
+      // (v * e)' = v' e + v e';  (v / e)' = (v' e - v e') / e^2, both from the values before the update.
+      ExprPtr product = binary(s->op.substr(0, 1), s->lhs, s->expr);
+      t = assign(dot, "=", tangent(product));
+    }
+    bool trivial = t->op != "=" && isZero(t->expr);
+    if (!trivial) out.push_back(at(t, s->loc));
+    out.push_back(s);
+  }
+};
+
+}  // namespace
+
+Function forwardFunction(const Module& m, const Function& f, const Request& r, Requests& q) {
+  return TangentBuilder(m, f, r, q).build();
+}
+
+std::vector<Function> differentiate(const Module& prepared, const Request& entry, Mode mode) {
+  const Function* f = prepared.find(entry.function);
+  if (!f) throw Diagnostic({}, "no function named '" + entry.function + "'", "");
+  Request first = entry;
+  first.wrt.clear();
+  for (const Param* p : differentiatedParams(*f, entry.wrt)) first.wrt.insert(p->name);
+  Requests q;
+  q.enqueueEntry(*f, first, mode);
+  std::vector<Function> out;
+  for (Request r; q.next(r);) {
+    const Function& g = *prepared.find(r.function);
+    out.push_back(mode == Mode::Forward ? forwardFunction(prepared, g, r, q) : reverseFunction(prepared, g, r, q));
+  }
+  return out;
+}
+
+}  // namespace adjoint::derive

@@ -1,0 +1,273 @@
+#include "ad/derive/ReverseMode.h"
+
+#include <algorithm>
+#include <map>
+
+#include "ad/analysis/Activity.h"
+#include "ad/analysis/Loops.h"
+#include "ad/derive/Adjoints.h"
+#include "ad/derive/TapePlan.h"
+#include "ad/ir/Diagnostic.h"
+
+namespace adjoint::derive {
+
+namespace {
+
+using namespace ir;
+
+const Type kInt = Type::integer();
+
+ExprPtr pop(const std::string& tape, const Type& t) { return call("adjoint_pop", {var(tape, Type::opaque(""))}, t); }
+StmtPtr push(const std::string& tape, ExprPtr value) {
+  return eval(call(tape + ".push_back", {std::move(value)}, Type::of(Scalar::Void)));
+}
+
+class ReverseBuilder {
+ public:
+  ReverseBuilder(const Module& m, const Function& f, const Request& r, Requests& q)
+      : m_(m), f_(f), r_(r),
+        adjoints_(m, f, r.wrt, q, r.entry ? number(1, f.returnType) : var("result_bar", f.returnType)) {}
+
+  Function build() {
+    plan_ = planTape(f_.body, [&](const Stmt& s) { return reverseReads(s); });
+    StmtList reverse = reverseList(f_.body);
+    StmtList forward = forwardList(f_.body, false);
+    return assemble(std::move(forward), std::move(reverse));
+  }
+
+ private:
+  const Module& m_;
+  const Function& f_;
+  const Request& r_;
+  Adjoints adjoints_;
+  TapePlan plan_;
+  std::map<std::string, Type> tapes_;          // tape name -> element type
+  std::set<const Stmt*> countedLoops_;         // loops whose trip count the reverse replays
+  std::set<const Stmt*> untapedBranches_;      // ifs whose reverse is empty
+  std::map<const Stmt*, std::string> loopNames_;
+
+  std::string comment(const Stmt& s) const {
+    std::string text = m_.sourceLine(s.loc.line);
+    return text.empty() ? std::string() : "line " + std::to_string(s.loc.line) + ": " + text;
+  }
+
+  std::set<std::string> reverseReads(const Stmt& s) {
+    StmtList scratch;
+    if (s.kind == StmtKind::If) return analysis::readVariables(s.expr);
+    analysis::CountedLoop loop;
+    if (s.kind == StmtKind::For && analysis::asCountedLoop(s, loop)) {
+      auto names = analysis::readVariables(loop.first);
+      names.merge(analysis::readVariables(loop.bound));
+      return names;
+    }
+    if (isLoop(s.kind)) return {};
+    adjoints_.reverseOf(s, plan_.inLoop.count(&s) > 0, scratch);
+    std::set<std::string> names;
+    walkExprs(scratch, [&](const Expr& e) {
+      if (e.kind == ExprKind::Var && !adjoints_.isAdjointName(e.text)) names.insert(e.text);
+    });
+    return names;
+  }
+
+  std::string tapeFor(const std::string& variable, const Type& element) {
+    std::string name = variable + "_tape";
+    tapes_[name] = element.element();
+    return name;
+  }
+
+  std::string loopName(const Stmt& s) {
+    auto it = loopNames_.find(&s);
+    if (it != loopNames_.end()) return it->second;
+    std::string base = "iterations_L" + std::to_string(s.loc.line);
+    std::string name = base;
+    for (int k = 2; std::any_of(loopNames_.begin(), loopNames_.end(), [&](auto& p) { return p.second == name; }); ++k)
+      name = base + "_" + std::to_string(k);
+    return loopNames_[&s] = name;
+  }
+
+  // ---- reverse sweep -------------------------------------------------------------------------
+
+  StmtList reverseList(const StmtList& body) {
+    StmtList out;
+    for (auto it = body.rbegin(); it != body.rend(); ++it) reverseStmt(**it, out);
+    return out;
+  }
+
+  void reverseStmt(const Stmt& s, StmtList& out) {
+    size_t first = out.size();
+    unsigned outerLine = enclosingLine_;
+    enclosingLine_ = s.loc.line;
+    switch (s.kind) {
+      case StmtKind::If: reverseIf(s, out); break;
+      case StmtKind::For: reverseCountedFor(s, out); break;
+      case StmtKind::While:
+      case StmtKind::DoWhile: reverseLoop(s, out); break;
+      case StmtKind::Break:
+      case StmtKind::Continue:
+      case StmtKind::Block: break;
+      default:
+        if (plan_.restored.count(&s)) out.push_back(restore(s));
+        adjoints_.reverseOf(s, plan_.inLoop.count(&s) > 0, out);
+    }
+    enclosingLine_ = outerLine;
+    // One comment per forward line: a statement on its loop's line needs none of its own.
+    if (out.size() > first && out[first]->comment.empty() && s.loc.line != outerLine) out[first]->comment = comment(s);
+  }
+
+  unsigned enclosingLine_ = 0;
+
+  StmtPtr restore(const Stmt& s) {
+    ExprPtr target = s.kind == StmtKind::Decl ? var(s.name, s.type) : s.lhs;
+    return assign(target, "=", pop(tapeFor(rootName(*target), target->type), target->type));
+  }
+
+  void reverseIf(const Stmt& s, StmtList& out) {
+    StmtList thenRev = reverseList(s.body), elseRev = reverseList(s.elseBody);
+    if (thenRev.empty() && elseRev.empty()) {
+      untapedBranches_.insert(&s);
+      return;
+    }
+    ExprPtr cond = s.expr;
+    if (plan_.tapedBranch.count(&s)) cond = pop(branchTapeName(s), Type::of(Scalar::Bool));
+    if (thenRev.empty()) out.push_back(ifStmt(unary("!", cond), elseRev));
+    else out.push_back(ifStmt(cond, thenRev, elseRev));
+  }
+
+  std::string branchTapeName(const Stmt& s) { return tapeFor("branch_L" + std::to_string(s.loc.line), Type::of(Scalar::Bool)); }
+
+  void reverseCountedFor(const Stmt& s, StmtList& out) {
+    analysis::CountedLoop loop;
+    if (!analysis::asCountedLoop(s, loop)) throw Diagnostic(s.loc, "internal error: for loop not in counted form", "");
+    StmtList body = reverseList(s.body);
+    if (body.empty()) return;
+    ExprPtr i = var(loop.counter, loop.counterType);
+    ExprPtr one = number(1, loop.counterType);
+    ExprPtr start = loop.inclusive ? loop.bound : (loop.increasing ? sub(loop.bound, one) : add(loop.bound, one));
+    ExprPtr cond = binary(loop.increasing ? ">=" : "<=", i, loop.first);
+    StmtPtr step = assign(i, loop.increasing ? "-=" : "+=", one);
+    out.push_back(forStmt(decl(loop.counter, loop.counterType, start), cond, step, body));
+  }
+
+  void reverseLoop(const Stmt& s, StmtList& out) {
+    StmtList body = reverseList(s.body);
+    if (body.empty()) return;
+    countedLoops_.insert(&s);
+    std::string n = loopName(s);
+    if (plan_.inLoop.count(&s)) out.push_back(assign(var(n, kInt), "=", pop(tapeFor(n, kInt), kInt)));
+    std::string k = "k_L" + std::to_string(s.loc.line);
+    ExprPtr kv = var(k, kInt);
+    out.push_back(forStmt(decl(k, kInt, var(n, kInt)), binary(">", kv, number(0, kInt)), assign(kv, "-=", number(1, kInt)), body));
+  }
+
+  // ---- forward sweep -------------------------------------------------------------------------
+
+  StmtList forwardList(const StmtList& body, bool nested) {
+    StmtList out;
+    for (const StmtPtr& s : body) forwardStmt(s, nested, out);
+    return out;
+  }
+
+  void forwardStmt(const StmtPtr& s, bool nested, StmtList& out) {
+    switch (s->kind) {
+      case StmtKind::Return: return;  // the forward sweep runs on into the reverse sweep
+      case StmtKind::Decl: forwardDecl(s, nested, out); return;
+      case StmtKind::Assign:
+        if (plan_.restored.count(s.get())) out.push_back(push(tapeFor(rootName(*s->lhs), s->lhs->type), s->lhs));
+        out.push_back(s);
+        return;
+      case StmtKind::If: {
+        auto copy = std::make_shared<Stmt>(*s);
+        copy->body = forwardList(s->body, true);
+        copy->elseBody = forwardList(s->elseBody, true);
+        if (plan_.tapedBranch.count(s.get()) && !untapedBranches_.count(s.get())) {
+          std::string tape = branchTapeName(*s);
+          out.push_back(at(push(tape, s->expr), s->loc));
+          copy->expr = call(tape + ".back", {}, Type::of(Scalar::Bool));
+        }
+        out.push_back(copy);
+        return;
+      }
+      case StmtKind::For:
+      case StmtKind::While:
+      case StmtKind::DoWhile: forwardLoop(s, out); return;
+      default: out.push_back(s);
+    }
+  }
+
+  void forwardDecl(const StmtPtr& s, bool nested, StmtList& out) {
+    bool hoist = nested && plan_.reverseReads.count(s->name);
+    if (!hoist) {
+      out.push_back(s);
+      return;
+    }
+    hoisted_.push_back(s);
+    ExprPtr v = var(s->name, s->type);
+    if (plan_.restored.count(s.get())) {
+      if (s->type.arraySize > 0)
+        throw Diagnostic(s->loc, "an array declared inside a loop whose values the gradient needs is not supported",
+                         "declare the array before the loop");
+      out.push_back(push(tapeFor(s->name, s->type), v));
+    }
+    if (s->expr) out.push_back(at(assign(v, "=", s->expr), s->loc));
+    for (size_t k = 0; k < s->args.size(); ++k)
+      out.push_back(at(assign(index(v, number(static_cast<double>(k), kInt)), "=", s->args[k]), s->loc));
+  }
+
+  void forwardLoop(const StmtPtr& s, StmtList& out) {
+    auto copy = std::make_shared<Stmt>(*s);
+    copy->body = forwardList(s->body, true);
+    if (!countedLoops_.count(s.get())) {
+      out.push_back(copy);
+      return;
+    }
+    ExprPtr n = var(loopName(*s), kInt);
+    bool inLoop = plan_.inLoop.count(s.get()) > 0;
+    if (inLoop) out.push_back(assign(n, "=", number(0, kInt)));
+    copy->body.insert(copy->body.begin(), assign(n, "+=", number(1, kInt)));
+    out.push_back(copy);
+    if (inLoop) out.push_back(push(tapeFor(n->text, kInt), n));
+  }
+
+  // ---- assembly ------------------------------------------------------------------------------
+
+  std::vector<StmtPtr> hoisted_;
+
+  Function assemble(StmtList forward, StmtList reverse) {
+    Function g;
+    g.name = derivativeName(f_, r_.wrt, Mode::Reverse, r_.entry);
+    g.returnType = Type::of(Scalar::Void);
+    g.params = f_.params;
+    g.internal = !r_.entry;
+    g.loc = f_.loc;
+    if (!r_.entry && f_.returnsFloating()) g.params.push_back(Param{"result_bar", f_.returnType.element()});
+    for (const Param* p : differentiatedParams(f_, r_.wrt)) g.params.push_back(Param{p->name + "_bar", p->type.element().pointerTo(false)});
+    StmtList setup;
+    for (const auto& [name, type] : tapes_)
+      setup.push_back(decl(name, Type::opaque("std::vector<" + type.scalarSpelling() + ">"), nullptr));
+    for (const StmtPtr& h : hoisted_) {
+      auto d = decl(h->name, h->type, h->type.arraySize > 0 ? nullptr : number(0, h->type));
+      setup.push_back(d);
+    }
+    for (const Stmt* loop : countedLoops_) setup.push_back(decl(loopNames_[loop], kInt, number(0, kInt)));
+    if (!setup.empty()) setup.front()->comment = "recorded by the forward sweep for the reverse sweep";
+    if (!forward.empty()) forward.front()->comment = join("forward sweep", forward.front()->comment);
+    StmtList adjointDecls = adjoints_.declarations();
+    StmtList tail = adjoints_.finish();
+    StmtList& first = !adjointDecls.empty() ? adjointDecls : reverse;
+    if (!first.empty()) first.front()->comment = join("reverse sweep", first.front()->comment);
+    for (StmtList* part : {&setup, &forward, &adjointDecls, &reverse, &tail}) g.body.insert(g.body.end(), part->begin(), part->end());
+    markUnusedParams(g);
+    return g;
+  }
+
+  static std::string join(const std::string& a, const std::string& b) { return b.empty() ? a : a + "\n" + b; }
+
+};
+
+}  // namespace
+
+Function reverseFunction(const Module& m, const Function& f, const Request& r, Requests& q) {
+  return ReverseBuilder(m, f, r, q).build();
+}
+
+}  // namespace adjoint::derive

@@ -1,0 +1,139 @@
+#include "ad/derive/TapePlan.h"
+
+#include <vector>
+
+#include "ad/analysis/Activity.h"
+#include "ad/analysis/Loops.h"
+
+namespace adjoint::derive {
+
+using namespace ir;
+
+bool isOverwrite(const Stmt& s, bool inLoop) {
+  return s.kind == StmtKind::Assign || (s.kind == StmtKind::Decl && inLoop && (s.expr || !s.args.empty()));
+}
+
+namespace {
+
+using Names = std::set<std::string>;
+
+std::set<std::string> indexReads(const Expr& lvalue) {
+  std::set<std::string> names;
+  const Expr* e = &lvalue;
+  while (e->kind == ExprKind::Index) {
+    names.merge(analysis::readVariables(e->operands[1]));
+    e = e->operands[0].get();
+  }
+  return names;
+}
+
+std::string overwrittenName(const Stmt& s) { return s.kind == StmtKind::Decl ? s.name : rootName(*s.lhs); }
+
+// A forward dataflow over the structured body. The state at a point holds the variables that
+// some statement before it reads in its reverse, with no overwrite of the variable in between:
+// an overwrite of such a variable must restore it.
+class ExposedReads {
+ public:
+  ExposedReads(TapePlan& plan, const std::function<Names(const Stmt&)>& reverseReads)
+      : plan_(plan), reverseReads_(reverseReads) {}
+
+  // Returns whether a new restore was found.
+  bool run(const StmtList& body) {
+    size_t before = plan_.restored.size();
+    flowList(body, {}, false);
+    return plan_.restored.size() != before;
+  }
+
+ private:
+  TapePlan& plan_;
+  const std::function<Names(const Stmt&)>& reverseReads_;
+  std::vector<Names> breaks_;  // states at the breaks of the innermost loop
+
+  Names readsOf(const Stmt& s) {
+    Names r = reverseReads_(s);
+    if (plan_.restored.count(&s) && s.kind == StmtKind::Assign) r.merge(indexReads(*s.lhs));
+    return r;
+  }
+
+  Names flowList(const StmtList& body, Names state, bool inLoop) {
+    for (const StmtPtr& s : body) state = flow(*s, std::move(state), inLoop);
+    return state;
+  }
+
+  Names flow(const Stmt& s, Names state, bool inLoop) {
+    if (inLoop) plan_.inLoop.insert(&s);
+    switch (s.kind) {
+      case StmtKind::If: {
+        if (!plan_.tapedBranch.count(&s)) state.merge(readsOf(s));
+        Names a = flowList(s.body, state, inLoop);
+        a.merge(flowList(s.elseBody, state, inLoop));
+        return a;
+      }
+      case StmtKind::For:
+      case StmtKind::While:
+      case StmtKind::DoWhile: return flowLoop(s, std::move(state));
+      case StmtKind::Break:
+        breaks_.push_back(state);
+        return {};
+      default: break;
+    }
+    Names reads = readsOf(s);
+    if (!isOverwrite(s, inLoop)) {
+      state.merge(reads);
+      return state;
+    }
+    std::string v = overwrittenName(s);
+    if (state.count(v) || reads.count(v)) plan_.restored.insert(&s);
+    reads = readsOf(s);  // a new restore of a[i] reads i
+    bool whole = s.kind == StmtKind::Decl || s.lhs->kind == ExprKind::Var;
+    if (whole) state.erase(v);
+    reads.erase(v);
+    state.merge(reads);
+    return state;
+  }
+
+  Names flowLoop(const Stmt& s, Names state) {
+    state.merge(readsOf(s));
+    std::vector<Names> outerBreaks;
+    std::swap(outerBreaks, breaks_);
+    Names head = state;
+    for (;;) {
+      breaks_.clear();
+      Names out = flowList(s.body, head, true);
+      size_t size = head.size();
+      head.merge(out);
+      if (head.size() == size) break;
+    }
+    Names exit = head;
+    for (Names& b : breaks_) exit.merge(b);
+    std::swap(outerBreaks, breaks_);
+    return exit;
+  }
+};
+
+}  // namespace
+
+TapePlan planTape(const StmtList& body, const std::function<std::set<std::string>(const Stmt&)>& reverseReads) {
+  TapePlan plan;
+  walk(body, [&](const Stmt& s) {
+    if (s.kind != StmtKind::If) return;
+    std::set<std::string> written = analysis::assignedVariables(s.body);
+    written.merge(analysis::assignedVariables(s.elseBody));
+    for (const std::string& v : analysis::readVariables(s.expr))
+      if (written.count(v)) plan.tapedBranch.insert(&s);
+  });
+  ExposedReads flow(plan, reverseReads);
+  while (flow.run(body)) {
+  }
+  walk(body, [&](const Stmt& s) {
+    if (s.kind == StmtKind::If && plan.tapedBranch.count(&s)) return;
+    plan.reverseReads.merge(reverseReads(s));
+  });
+  for (const Stmt* s : plan.restored) {
+    plan.reverseReads.insert(overwrittenName(*s));
+    if (s->kind == StmtKind::Assign) plan.reverseReads.merge(indexReads(*s->lhs));
+  }
+  return plan;
+}
+
+}  // namespace adjoint::derive

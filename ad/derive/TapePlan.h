@@ -1,0 +1,38 @@
+// What the reverse sweep needs from the forward sweep ("to be recorded" analysis).
+//
+// The reverse sweep visits statements in reverse order and needs, at each statement, the values
+// the forward sweep had there. A variable the reverse reads (in a partial derivative, an index,
+// a recomputed condition or loop bound) keeps its final value unless something overwrites it
+// later; so an overwrite at S must save the old value (push before S, pop in the reverse of S)
+// exactly when some statement that can run before S — earlier in program order, or anywhere in a
+// loop that encloses S — has a reverse that reads the variable. Everything else is recomputed
+// from the final state: no tape for values nobody overwrites.
+//
+// Branch decisions are recomputed when the condition reads nothing its branches assign, and
+// recorded otherwise; counted loops run their counter backwards, other loops record trip counts.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+
+#include "ad/ir/Function.h"
+
+namespace adjoint::derive {
+
+struct TapePlan {
+  std::set<const ir::Stmt*> restored;     // overwrites that save the old value
+  std::set<const ir::Stmt*> tapedBranch;  // ifs whose decision is recorded
+  std::set<const ir::Stmt*> inLoop;       // statements inside some loop
+  std::set<std::string> reverseReads;     // variables the reverse sweep reads or restores
+};
+
+// `reverseReads(s)` gives the variables the reverse code of the single statement `s` reads (for
+// compound statements: their header only).
+TapePlan planTape(const ir::StmtList& body, const std::function<std::set<std::string>(const ir::Stmt&)>& reverseReads);
+
+// Whether `s` overwrites a value (an assignment, or a declaration run once per loop iteration).
+bool isOverwrite(const ir::Stmt& s, bool inLoop);
+
+}  // namespace adjoint::derive

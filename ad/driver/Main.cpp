@@ -1,0 +1,169 @@
+// The `adjoint` command line: `adjoint grad|jvp <file> --fn <name> [options] [-- <compiler flags>]`.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include <llvm/Support/CommandLine.h>
+
+#include "ad/driver/Pipeline.h"
+#include "ad/ir/Printer.h"
+
+namespace {
+
+namespace cl = llvm::cl;
+using adjoint::driver::PipelineOptions;
+
+cl::OptionCategory category("adjoint options");
+cl::opt<std::string> inputPath(cl::Positional, cl::desc("<source file>"), cl::Required, cl::cat(category));
+cl::opt<std::string> functionName("fn", cl::desc("Function to differentiate"), cl::value_desc("name"), cl::Required,
+                                  cl::cat(category));
+cl::list<std::string> wrtList("wrt", cl::desc("Parameters to differentiate with respect to (default: every float or double parameter)"),
+                              cl::value_desc("a,b,..."), cl::CommaSeparated, cl::cat(category));
+cl::opt<std::string> outputPath("o", cl::desc("Output source (default: <input>.grad.cpp or <input>.jvp.cpp); the header goes next to it as .h"),
+                                cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> buildDir("p", cl::desc("Build directory holding compile_commands.json (else: flags after --)"),
+                              cl::value_desc("dir"), cl::cat(category));
+cl::opt<std::string> emitKind("emit", cl::desc("What to produce: source (default) writes the files; ir prints the prepared and differentiated IR"),
+                              cl::value_desc("source|ir"), cl::init("source"), cl::cat(category));
+// LLVM's own options already hold the names --print-after and --time-passes, so these two are
+// read before llvm::cl runs.
+std::string printAfter;
+bool timePasses = false;
+cl::opt<bool> lineDirectives("line-directives", cl::desc("Reserved: #line directives back to the forward source (not yet emitted)"),
+                             cl::cat(category));
+
+const char* kOverview =
+    "adjoint: source-to-source automatic differentiation for C++\n\n"
+    "USAGE: adjoint <command> <file> --fn <name> [options] [-- <compiler flags>]\n\n"
+    "COMMANDS:\n"
+    "  grad   reverse mode: writes <fn>_grad (functions returning float/double) or <fn>_vjp (functions\n"
+    "         writing output arrays), which add the gradient into caller-zeroed _bar arguments\n"
+    "  jvp    forward mode: writes <fn>_jvp, which returns the directional derivative along the _dot\n"
+    "         arguments\n\n"
+    "Run `adjoint grad --help` for the options. Besides those, --print-after=<stage> prints the IR\n"
+    "after a stage (parse, prepare, differentiate, simplify, emit, or all), and --time-passes prints the time\n"
+    "each stage took.\n";
+
+std::string defaultOutput(const std::string& input, bool jvp) {
+  std::string stem = input;
+  size_t dot = stem.find_last_of('.');
+  size_t slash = stem.find_last_of('/');
+  if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) stem = stem.substr(0, dot);
+  return stem + (jvp ? ".jvp.cpp" : ".grad.cpp");
+}
+
+std::string headerPath(const std::string& source) {
+  size_t dot = source.find_last_of('.');
+  size_t slash = source.find_last_of('/');
+  bool hasExt = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  return (hasExt ? source.substr(0, dot) : source) + ".h";
+}
+
+std::string baseName(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool writeTemp(const std::string& path, const std::string& text, std::string& temp) {
+  temp = path + ".tmp." + std::to_string(getpid());
+  std::ofstream out(temp, std::ios::binary);
+  if (!out || !(out << text) || !(out.flush())) {
+    std::cerr << "error: cannot write '" << path << "': " << std::strerror(errno) << "\n";
+    std::remove(temp.c_str());
+    return false;
+  }
+  return true;
+}
+
+// Writes both files or neither: each goes to a temporary first, then both are renamed.
+bool writeOutputs(const std::vector<std::pair<std::string, std::string>>& files) {
+  std::vector<std::string> temps;
+  for (const auto& [path, text] : files) {
+    std::string temp;
+    if (!writeTemp(path, text, temp)) {
+      for (const std::string& t : temps) std::remove(t.c_str());
+      return false;
+    }
+    temps.push_back(temp);
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (std::rename(temps[i].c_str(), files[i].first.c_str()) != 0) {
+      std::cerr << "error: cannot write '" << files[i].first << "': " << std::strerror(errno) << "\n";
+      for (size_t k = 0; k < files.size(); ++k) std::remove((k < i ? files[k].first : temps[k]).c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string commandLine(const std::string& mode) {
+  std::string cmd = "adjoint " + mode + " " + baseName(inputPath) + " --fn " + functionName;
+  if (!wrtList.empty()) {
+    cmd += " --wrt ";
+    for (size_t i = 0; i < wrtList.size(); ++i) cmd += (i ? "," : "") + wrtList[i];
+  }
+  return cmd;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" || std::string(argv[1]) == "help") {
+    std::cout << kOverview;
+    return argc < 2 ? 1 : 0;
+  }
+  std::string mode = argv[1];
+  if (mode != "grad" && mode != "jvp") {
+    std::cerr << "error: unknown command '" << mode << "'\n\n" << kOverview;
+    return 1;
+  }
+  // Flags after `--` go to the compiler, as with Clang's tools.
+  std::vector<const char*> ours{"adjoint"};
+  std::vector<std::string> compileArgs;
+  bool afterDashes = false;
+  for (int i = 2; i < argc; ++i) {
+    if (!afterDashes && std::string(argv[i]) == "--") afterDashes = true;
+    else if (afterDashes) compileArgs.push_back(argv[i]);
+    else if (std::string(argv[i]).rfind("--print-after=", 0) == 0) printAfter = std::string(argv[i]).substr(14);
+    else if (std::string(argv[i]) == "--time-passes") timePasses = true;
+    else ours.push_back(argv[i]);
+  }
+  cl::HideUnrelatedOptions(category);
+  std::string overview = "adjoint " + mode + ": " + (mode == "grad" ? "reverse mode (gradients, vector-Jacobian products)" : "forward mode (Jacobian-vector products)");
+  if (!cl::ParseCommandLineOptions(static_cast<int>(ours.size()), ours.data(), overview, &llvm::errs())) return 1;
+  if (emitKind != "source" && emitKind != "ir") {
+    std::cerr << "error: --emit must be 'source' or 'ir'\n";
+    return 1;
+  }
+  PipelineOptions o;
+  o.sourcePath = inputPath;
+  o.compileArgs = compileArgs;
+  o.buildDir = buildDir;
+  o.function = functionName;
+  o.wrt.assign(wrtList.begin(), wrtList.end());
+  o.mode = mode == "jvp" ? adjoint::derive::Mode::Forward : adjoint::derive::Mode::Reverse;
+  o.printAfter = printAfter;
+  o.timePasses = timePasses;
+  std::string out = outputPath.empty() ? defaultOutput(inputPath, mode == "jvp") : std::string(outputPath);
+  o.emit.headerName = baseName(headerPath(out));
+  o.emit.command = commandLine(mode);
+  o.emit.lineDirectives = lineDirectives;
+  if (!std::ifstream(inputPath)) {
+    std::cerr << "error: cannot read '" << inputPath << "': " << std::strerror(errno) << "\n";
+    return 1;
+  }
+  auto result = adjoint::driver::runPipeline(o);
+  if (!result) return 1;
+  if (emitKind == "ir") {
+    adjoint::ir::Module derived;
+    derived.functions = result->derivatives;
+    std::cout << "// prepared forward IR\n" << adjoint::ir::print(result->prepared) << "// derivatives\n"
+              << adjoint::ir::print(derived);
+    return 0;
+  }
+  return writeOutputs({{out, result->output.source}, {headerPath(out), result->output.header}}) ? 0 : 1;
+}

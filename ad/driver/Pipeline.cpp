@@ -1,0 +1,115 @@
+#include "ad/driver/Pipeline.h"
+
+#include <chrono>
+#include <iostream>
+
+#include "ad/frontend/Frontend.h"
+#include "ad/ir/Diagnostic.h"
+#include "ad/ir/Printer.h"
+#include "transforms/Passes.h"
+
+namespace adjoint::driver {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+class StageRunner {
+ public:
+  explicit StageRunner(const PipelineOptions& o) : options_(o) {}
+  ~StageRunner() {
+    if (options_.timePasses)
+      for (auto& [name, ms] : times_) std::cerr << "  " << name << ": " << ms << " ms\n";
+  }
+
+  template <class F>
+  auto run(const std::string& name, F&& stage) {
+    auto start = Clock::now();
+    auto result = stage();
+    times_.emplace_back(name, std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    return result;
+  }
+
+  void dump(const std::string& stage, const std::string& text) const {
+    if (options_.printAfter == stage || options_.printAfter == "all")
+      std::cerr << "// ---- after " << stage << " ----\n" << text << "\n";
+  }
+
+ private:
+  const PipelineOptions& options_;
+  std::vector<std::pair<std::string, double>> times_;
+};
+
+ir::Module prepare(const ir::Module& original) {
+  ir::Module m = original;
+  for (ir::Function& f : m.functions) {
+    transforms::uniqueLocalNames(f);
+    transforms::extractCalls(f, m);
+    transforms::structureJumps(f);
+    transforms::flattenBlocks(f);
+  }
+  return m;
+}
+
+std::string printFunctions(const std::vector<ir::Function>& fs) {
+  ir::Module m;
+  m.functions = fs;
+  return ir::print(m);
+}
+
+void printDiagnostic(const ir::Module& m, const ir::Diagnostic& d) {
+  std::string line = m.sourceLine(d.loc.line);
+  std::cerr << m.sourcePath << ":" << d.loc.line << ":" << d.loc.col << ": error: " << d.what() << "\n";
+  if (d.loc.line && d.loc.line <= m.sourceLines.size()) {
+    std::cerr << "  " << m.sourceLines[d.loc.line - 1] << "\n";
+    std::cerr << "  " << std::string(d.loc.col ? d.loc.col - 1 : 0, ' ') << "^\n";
+  }
+  if (!d.hint.empty()) std::cerr << m.sourcePath << ":" << d.loc.line << ":" << d.loc.col << ": note: " << d.hint << "\n";
+}
+
+}  // namespace
+
+const std::vector<std::string>& stageNames() {
+  static const std::vector<std::string> names{"parse", "prepare", "differentiate", "simplify", "emit"};
+  return names;
+}
+
+std::optional<PipelineResult> runPipeline(const PipelineOptions& o) {
+  StageRunner stages(o);
+  std::optional<ir::Module> original = stages.run("parse", [&] {
+    return frontend::parse({o.sourcePath, o.compileArgs, o.buildDir, {o.function}});
+  });
+  if (!original) return std::nullopt;
+  stages.dump("parse", ir::print(*original));
+  PipelineResult result;
+  try {
+    result.prepared = stages.run("prepare", [&] { return prepare(*original); });
+    stages.dump("prepare", ir::print(result.prepared));
+    derive::Request entry{o.function, std::set<std::string>(o.wrt.begin(), o.wrt.end()), true};
+    const ir::Function* f = result.prepared.find(o.function);
+    for (const std::string& w : o.wrt)
+      if (!f->param(w) || !f->param(w)->type.isFloating())
+        throw ir::Diagnostic(f->loc, "'" + w + "' is not a floating-point parameter of '" + o.function + "'",
+                             "--wrt takes names of float or double parameters (scalars or arrays)");
+    result.derivatives = stages.run("differentiate", [&] { return derive::differentiate(result.prepared, entry, o.mode); });
+    stages.dump("differentiate", printFunctions(result.derivatives));
+    stages.run("simplify", [&] {
+      for (ir::Function& d : result.derivatives) transforms::simplify(d);
+      return 0;
+    });
+    stages.dump("simplify", printFunctions(result.derivatives));
+  } catch (const ir::Diagnostic& d) {
+    printDiagnostic(*original, d);
+    return std::nullopt;
+  }
+  result.output = stages.run("emit", [&] {
+    codegen::Output out = codegen::emit(*original, result.derivatives, o.emit);
+    out.source = frontend::formatCpp(out.source, "out.cpp");
+    out.header = frontend::formatCpp(out.header, "out.h");
+    return out;
+  });
+  stages.dump("emit", result.output.source);
+  return result;
+}
+
+}  // namespace adjoint::driver

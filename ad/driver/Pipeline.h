@@ -1,0 +1,39 @@
+// The stages of Adjoint, in order. Each stage can be printed after it runs (--print-after) and
+// timed (--time-passes).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ad/derive/Derivatives.h"
+#include "codegen/Emit.h"
+
+namespace adjoint::driver {
+
+struct PipelineOptions {
+  std::string sourcePath;
+  std::vector<std::string> compileArgs;
+  std::string buildDir;
+  std::string function;
+  std::vector<std::string> wrt;
+  derive::Mode mode = derive::Mode::Reverse;
+  std::string printAfter;  // stage name, or "all"
+  bool timePasses = false;
+  codegen::EmitOptions emit;
+};
+
+struct PipelineResult {
+  ir::Module prepared;
+  std::vector<ir::Function> derivatives;
+  codegen::Output output;
+};
+
+// Runs parse → prepare → differentiate → emit → format. Returns nothing after printing
+// diagnostics.
+std::optional<PipelineResult> runPipeline(const PipelineOptions& options);
+
+// The stage names, for --print-after.
+const std::vector<std::string>& stageNames();
+
+}  // namespace adjoint::driver

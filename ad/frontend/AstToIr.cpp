@@ -1,0 +1,434 @@
+#include "ad/frontend/AstToIr.h"
+
+#include <deque>
+#include <set>
+#include <sstream>
+
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/Stmt.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Basic/SourceManager.h>
+
+#include "ad/frontend/Diagnostics.h"
+#include "ad/rules/MathRules.h"
+
+namespace adjoint::frontend {
+
+namespace {
+
+using namespace clang;
+namespace ir = adjoint::ir;
+
+class Converter {
+ public:
+  explicit Converter(ASTContext& ctx) : ctx_(ctx), sm_(ctx.getSourceManager()), report_(ctx.getDiagnostics()) {}
+
+  std::optional<ir::Module> run(const std::vector<std::string>& roots);
+
+ private:
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  Reporter report_;
+  std::deque<const FunctionDecl*> pending_;
+  std::set<const FunctionDecl*> queued_;
+
+  std::vector<const FunctionDecl*> definitionsInMainFile();
+  void enqueue(const FunctionDecl* fd);
+  ir::Function convertFunction(const FunctionDecl* fd);
+  ir::SourceLoc loc(SourceLocation l) const;
+  ir::Type fail(SourceRange r, const std::string& msg, const std::string& hint);
+  std::optional<ir::Type> convertType(QualType qt, SourceRange where, bool allowVoid = false);
+
+  ir::StmtList convertBody(const Stmt* s);
+  void convertStmt(const Stmt* s, ir::StmtList& out);
+  ir::StmtPtr convertAssignment(const Expr* e);
+  void convertDecl(const VarDecl* vd, ir::StmtList& out);
+  ir::ExprPtr convertExpr(const Expr* e);
+  ir::ExprPtr convertCall(const CallExpr* call);
+  ir::ExprPtr convertCast(const CastExpr* c);
+  ir::ExprPtr convertUnary(const UnaryOperator* u);
+  ir::ExprPtr convertBinary(const BinaryOperator* b);
+  ir::ExprPtr convertDeclRef(const DeclRefExpr* ref);
+  ir::ExprPtr placeholder() { return ir::number(0, ir::Type::of(ir::Scalar::Double)); }
+  ir::ExprPtr unsupportedExpr(const Expr* e, const std::string& what, const std::string& hint);
+};
+
+ir::SourceLoc Converter::loc(SourceLocation l) const {
+  PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(l));
+  if (p.isInvalid()) return {};
+  return {p.getLine(), p.getColumn()};
+}
+
+ir::Type Converter::fail(SourceRange r, const std::string& msg, const std::string& hint) {
+  report_.error(r, msg, hint);
+  return ir::Type::of(ir::Scalar::Double);
+}
+
+std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, bool allowVoid) {
+  QualType canon = qt.getCanonicalType();
+  if (const auto* ref = canon->getAs<ReferenceType>()) {
+    fail(where, "reference type '" + qt.getAsString() + "' is not supported",
+         "pass by value, or by pointer for arrays and outputs");
+    (void)ref;
+    return std::nullopt;
+  }
+  bool pointer = false, constPointee = false;
+  QualType elem = canon;
+  if (const auto* arr = ctx_.getAsConstantArrayType(canon)) {
+    elem = arr->getElementType();
+    if (ctx_.getAsArrayType(elem)) {
+      fail(where, "multi-dimensional array '" + qt.getAsString() + "' is not supported",
+           "use a one-dimensional array and compute the index");
+      return std::nullopt;
+    }
+  } else if (const auto* ptr = canon->getAs<PointerType>()) {
+    pointer = true;
+    elem = ptr->getPointeeType();
+    constPointee = elem.isConstQualified();
+  }
+  const auto* builtin = elem->getAs<BuiltinType>();
+  if (!builtin) {
+    fail(where, "type '" + qt.getAsString() + "' is not supported",
+         "Adjoint differentiates float and double, pointers and arrays of them, and integer and bool values");
+    return std::nullopt;
+  }
+  ir::Type t;
+  if (builtin->getKind() == BuiltinType::Double) t = ir::Type::of(ir::Scalar::Double);
+  else if (builtin->getKind() == BuiltinType::Float) t = ir::Type::of(ir::Scalar::Float);
+  else if (builtin->getKind() == BuiltinType::LongDouble) {
+    fail(where, "long double is not supported", "use double");
+    return std::nullopt;
+  } else if (builtin->getKind() == BuiltinType::Bool) t = ir::Type::of(ir::Scalar::Bool);
+  else if (builtin->isInteger()) {
+    QualType sugared = pointer ? qt->getPointeeType() : qt;
+    if (const auto* arr = ctx_.getAsConstantArrayType(qt)) sugared = arr->getElementType();
+    t = ir::Type::integer(sugared.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy()));
+  } else if (builtin->getKind() == BuiltinType::Void && allowVoid && !pointer) t = ir::Type::of(ir::Scalar::Void);
+  else {
+    fail(where, "type '" + qt.getAsString() + "' is not supported", "use float, double, an integer type or bool");
+    return std::nullopt;
+  }
+  if (pointer) t = t.pointerTo(constPointee);
+  if (const auto* arr = ctx_.getAsConstantArrayType(canon)) t.arraySize = static_cast<int>(arr->getSize().getZExtValue());
+  return t;
+}
+
+std::vector<const FunctionDecl*> Converter::definitionsInMainFile() {
+  std::vector<const FunctionDecl*> defs;
+  for (const Decl* d : ctx_.getTranslationUnitDecl()->decls()) {
+    const auto* fd = dyn_cast<FunctionDecl>(d);
+    if (fd && fd->doesThisDeclarationHaveABody() && sm_.isInMainFile(fd->getLocation())) defs.push_back(fd);
+  }
+  return defs;
+}
+
+void Converter::enqueue(const FunctionDecl* fd) {
+  if (queued_.insert(fd).second) pending_.push_back(fd);
+}
+
+std::optional<ir::Module> Converter::run(const std::vector<std::string>& roots) {
+  std::vector<const FunctionDecl*> defs = definitionsInMainFile();
+  for (const std::string& name : roots) {
+    const FunctionDecl* found = nullptr;
+    for (const FunctionDecl* fd : defs)
+      if (fd->getNameAsString() == name) found = fd;
+    if (!found) {
+      std::string candidates;
+      for (const FunctionDecl* fd : defs) candidates += (candidates.empty() ? "" : ", ") + fd->getNameAsString();
+      SourceLocation start = sm_.getLocForStartOfFile(sm_.getMainFileID());
+      report_.error(SourceRange(start, start), "no function named '" + name + "' is defined in this file",
+                    candidates.empty() ? "the file defines no functions" : "functions defined here: " + candidates);
+      continue;
+    }
+    enqueue(found);
+  }
+  ir::Module module;
+  while (!pending_.empty()) {
+    const FunctionDecl* fd = pending_.front();
+    pending_.pop_front();
+    module.functions.push_back(convertFunction(fd));
+  }
+  if (report_.failed()) return std::nullopt;
+  llvm::StringRef text = sm_.getBufferData(sm_.getMainFileID());
+  std::istringstream lines(text.str());
+  for (std::string l; std::getline(lines, l);) module.sourceLines.push_back(l);
+  if (auto entry = sm_.getFileEntryRefForID(sm_.getMainFileID())) module.sourcePath = entry->getName().str();
+  return module;
+}
+
+ir::Function Converter::convertFunction(const FunctionDecl* fd) {
+  ir::Function f;
+  f.name = fd->getNameAsString();
+  f.loc = loc(fd->getLocation());
+  if (isa<CXXMethodDecl>(fd))
+    fail(fd->getSourceRange(), "member function '" + fd->getQualifiedNameAsString() + "' cannot be differentiated",
+         "write it as a free function taking the object's fields as parameters");
+  if (auto t = convertType(fd->getReturnType(), fd->getReturnTypeSourceRange(), /*allowVoid=*/true)) f.returnType = *t;
+  for (const ParmVarDecl* p : fd->parameters()) {
+    ir::Param param;
+    param.name = p->getNameAsString();
+    if (param.name.empty())
+      fail(p->getSourceRange(), "unnamed parameter", "give every parameter of a differentiated function a name");
+    if (auto t = convertType(p->getOriginalType(), p->getSourceRange())) param.type = *t;
+    if (param.type.arraySize > 0) param.type = param.type.element().pointerTo(p->getOriginalType()->isPointerType());
+    f.params.push_back(param);
+  }
+  f.body = convertBody(fd->getBody());
+  return f;
+}
+
+ir::StmtList Converter::convertBody(const Stmt* s) {
+  ir::StmtList out;
+  if (const auto* cs = dyn_cast_or_null<CompoundStmt>(s)) {
+    for (const Stmt* child : cs->body()) convertStmt(child, out);
+  } else if (s) {
+    convertStmt(s, out);
+  }
+  return out;
+}
+
+void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
+  if (vd->isStaticLocal() || vd->hasExternalStorage()) {
+    fail(vd->getSourceRange(), "static or extern local variable '" + vd->getNameAsString() + "' is not supported",
+         "state that outlives a call cannot be differentiated; pass it as a parameter");
+    return;
+  }
+  auto t = convertType(vd->getType(), vd->getSourceRange());
+  if (!t) return;
+  auto s = ir::at(ir::decl(vd->getNameAsString(), *t, nullptr), loc(vd->getBeginLoc()));
+  if (const Expr* init = vd->getInit()) {
+    if (const auto* list = dyn_cast<InitListExpr>(init->IgnoreImplicit())) {
+      for (const Expr* e : list->inits()) s->args.push_back(convertExpr(e));
+      if (list->hasArrayFiller())
+        while (static_cast<int>(s->args.size()) < t->arraySize) s->args.push_back(ir::number(0, t->element()));
+    } else if (t->arraySize > 0) {
+      fail(init->getSourceRange(), "this array initializer is not supported", "use a braced list of values");
+    } else {
+      s->expr = convertExpr(init);
+    }
+  }
+  out.push_back(s);
+}
+
+ir::StmtPtr Converter::convertAssignment(const Expr* e) {
+  e = e->IgnoreParens();
+  if (const auto* b = dyn_cast<BinaryOperator>(e)) {
+    static const std::set<std::string> ops{"=", "+=", "-=", "*=", "/="};
+    std::string op = b->getOpcodeStr().str();
+    if (!ops.count(op)) {
+      fail(b->getSourceRange(), "operator '" + op + "' is not supported", "write the operation out with = ");
+      return nullptr;
+    }
+    ir::ExprPtr lhs = convertExpr(b->getLHS());
+    if (lhs->kind != ir::ExprKind::Var && lhs->kind != ir::ExprKind::Index) {
+      fail(b->getLHS()->getSourceRange(), "assignment to this expression is not supported",
+           "assign to a variable or an array element");
+      return nullptr;
+    }
+    return ir::at(ir::assign(lhs, op, convertExpr(b->getRHS())), loc(b->getBeginLoc()));
+  }
+  if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp()) {
+    ir::ExprPtr target = convertExpr(u->getSubExpr());
+    return ir::at(ir::assign(target, u->isIncrementOp() ? "+=" : "-=", ir::number(1, target->type)),
+                  loc(u->getBeginLoc()));
+  }
+  return nullptr;
+}
+
+void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
+  if (!s || isa<NullStmt>(s)) return;
+  if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
+    out.push_back(ir::at(ir::block(convertBody(cs)), loc(cs->getBeginLoc())));
+  } else if (const auto* ds = dyn_cast<DeclStmt>(s)) {
+    for (const Decl* d : ds->decls()) {
+      if (const auto* vd = dyn_cast<VarDecl>(d)) convertDecl(vd, out);
+      else fail(d->getSourceRange(), "this declaration is not supported inside a differentiated function", "move it out of the function");
+    }
+  } else if (const auto* is = dyn_cast<IfStmt>(s)) {
+    if (is->getInit() || is->getConditionVariable() || is->isConstexpr())
+      fail(is->getSourceRange(), "if with an initializer, a condition variable or constexpr is not supported",
+           "declare the variable before the if");
+    out.push_back(ir::at(ir::ifStmt(convertExpr(is->getCond()), convertBody(is->getThen()), convertBody(is->getElse())),
+                         loc(is->getBeginLoc())));
+  } else if (const auto* fs = dyn_cast<ForStmt>(s)) {
+    ir::StmtList init;
+    convertStmt(fs->getInit(), init);
+    if (init.size() > 1) fail(fs->getInit()->getSourceRange(), "a for loop may declare one variable here", "declare the others before the loop");
+    ir::StmtList step;
+    if (fs->getInc()) convertStmt(fs->getInc(), step);
+    ir::ExprPtr cond = fs->getCond() ? convertExpr(fs->getCond()) : ir::boolean(true);
+    out.push_back(ir::at(ir::forStmt(init.empty() ? nullptr : init[0], cond, step.empty() ? nullptr : step[0],
+                                     convertBody(fs->getBody())),
+                         loc(fs->getBeginLoc())));
+  } else if (const auto* ws = dyn_cast<WhileStmt>(s)) {
+    if (ws->getConditionVariable()) fail(ws->getSourceRange(), "a while condition variable is not supported", "declare it before the loop");
+    out.push_back(ir::at(ir::whileStmt(convertExpr(ws->getCond()), convertBody(ws->getBody())), loc(ws->getBeginLoc())));
+  } else if (const auto* dw = dyn_cast<DoStmt>(s)) {
+    auto loop = ir::whileStmt(convertExpr(dw->getCond()), convertBody(dw->getBody()));
+    loop->kind = ir::StmtKind::DoWhile;
+    out.push_back(ir::at(loop, loc(dw->getBeginLoc())));
+  } else if (isa<BreakStmt>(s)) {
+    out.push_back(ir::at(ir::jump(ir::StmtKind::Break), loc(s->getBeginLoc())));
+  } else if (isa<ContinueStmt>(s)) {
+    out.push_back(ir::at(ir::jump(ir::StmtKind::Continue), loc(s->getBeginLoc())));
+  } else if (const auto* rs = dyn_cast<ReturnStmt>(s)) {
+    out.push_back(ir::at(ir::ret(rs->getRetValue() ? convertExpr(rs->getRetValue()) : nullptr), loc(rs->getBeginLoc())));
+  } else if (const auto* e = dyn_cast<Expr>(s)) {
+    if (ir::StmtPtr a = convertAssignment(e)) {
+      out.push_back(a);
+    } else if (isa<CallExpr>(e->IgnoreImplicit())) {
+      out.push_back(ir::at(ir::eval(convertExpr(e)), loc(e->getBeginLoc())));
+    } else if (!isa<BinaryOperator>(e->IgnoreParens())) {
+      fail(e->getSourceRange(), "this expression statement is not supported", "a statement must be an assignment, ++/--, or a call");
+    }
+  } else if (isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s) || isa<LabelStmt>(s)) {
+    fail(s->getSourceRange(), "goto and labels are not supported", "use structured control flow: if, loops, break, continue");
+  } else if (isa<AsmStmt>(s)) {
+    fail(s->getSourceRange(), "inline assembly cannot be differentiated", "move it into a function with a custom derivative");
+  } else if (isa<CXXTryStmt>(s)) {
+    fail(s->getSourceRange(), "exceptions are not supported in differentiated code", "report errors through return values");
+  } else if (isa<SwitchStmt>(s)) {
+    fail(s->getSourceRange(), "switch is not supported", "use if / else if");
+  } else {
+    fail(s->getSourceRange(), std::string("statement of kind '") + s->getStmtClassName() + "' is not supported", "");
+  }
+}
+
+ir::ExprPtr Converter::unsupportedExpr(const Expr* e, const std::string& what, const std::string& hint) {
+  report_.error(e->getSourceRange(), what, hint);
+  return placeholder();
+}
+
+ir::ExprPtr Converter::convertExpr(const Expr* e) {
+  e = e->IgnoreParens();
+  if (const auto* c = dyn_cast<CastExpr>(e)) return convertCast(c);
+  if (const auto* f = dyn_cast<FloatingLiteral>(e)) {
+    auto t = convertType(f->getType(), f->getSourceRange());
+    return t ? ir::number(f->getValueAsApproximateDouble(), *t) : placeholder();
+  }
+  if (const auto* i = dyn_cast<IntegerLiteral>(e))
+    return ir::number(static_cast<double>(i->getValue().getSExtValue()), ir::Type::integer());
+  if (const auto* b = dyn_cast<CXXBoolLiteralExpr>(e)) return ir::boolean(b->getValue());
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e)) return convertDeclRef(ref);
+  if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) return ir::index(convertExpr(sub->getBase()), convertExpr(sub->getIdx()));
+  if (const auto* u = dyn_cast<UnaryOperator>(e)) return convertUnary(u);
+  if (const auto* b = dyn_cast<BinaryOperator>(e)) return convertBinary(b);
+  if (const auto* c = dyn_cast<ConditionalOperator>(e))
+    return ir::select(convertExpr(c->getCond()), convertExpr(c->getTrueExpr()), convertExpr(c->getFalseExpr()));
+  if (isa<CXXMemberCallExpr>(e))
+    return unsupportedExpr(e, "member function calls (including virtual calls) are not supported",
+                           "call a free function instead");
+  if (const auto* call = dyn_cast<CallExpr>(e)) return convertCall(call);
+  if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) return convertExpr(m->getSubExpr());
+  if (const auto* w = dyn_cast<ExprWithCleanups>(e)) return convertExpr(w->getSubExpr());
+  if (isa<CXXThrowExpr>(e)) return unsupportedExpr(e, "exceptions are not supported in differentiated code", "report errors through return values");
+  return unsupportedExpr(e, std::string("expression of kind '") + e->getStmtClassName() + "' is not supported", "");
+}
+
+ir::ExprPtr Converter::convertCast(const CastExpr* c) {
+  switch (c->getCastKind()) {
+    case CK_LValueToRValue:
+    case CK_NoOp:
+    case CK_ArrayToPointerDecay:
+    case CK_FunctionToPointerDecay:
+    case CK_ToVoid:
+      return convertExpr(c->getSubExpr());
+    case CK_IntegralToFloating:
+    case CK_FloatingCast:
+    case CK_FloatingToIntegral:
+    case CK_IntegralCast:
+    case CK_IntegralToBoolean:
+    case CK_FloatingToBoolean: {
+      auto t = convertType(c->getType(), c->getSourceRange());
+      return t ? ir::cast(*t, convertExpr(c->getSubExpr())) : placeholder();
+    }
+    default:
+      return unsupportedExpr(c, std::string("cast '") + c->getCastKindName() + "' is not supported",
+                             "only conversions between arithmetic types are differentiated");
+  }
+}
+
+ir::ExprPtr Converter::convertDeclRef(const DeclRefExpr* ref) {
+  const ValueDecl* d = ref->getDecl();
+  if (const auto* ec = dyn_cast<EnumConstantDecl>(d))
+    return ir::number(static_cast<double>(ec->getInitVal().getSExtValue()), ir::Type::integer());
+  const auto* vd = dyn_cast<VarDecl>(d);
+  if (!vd) return unsupportedExpr(ref, "reference to '" + d->getNameAsString() + "' is not supported", "");
+  if (!vd->isLocalVarDeclOrParm()) {
+    // A constant global folds to its value; mutable globals are state Adjoint cannot track.
+    Expr::EvalResult value;
+    if (vd->getType().isConstQualified() && vd->getInit() && vd->getInit()->EvaluateAsRValue(value, ctx_)) {
+      auto t = convertType(vd->getType(), ref->getSourceRange());
+      if (t && value.Val.isFloat()) return ir::number(value.Val.getFloat().convertToDouble(), *t);
+      if (t && value.Val.isInt()) return ir::number(static_cast<double>(value.Val.getInt().getSExtValue()), *t);
+    }
+    return unsupportedExpr(ref, "global variable '" + vd->getNameAsString() + "' is not supported",
+                           "pass it as a parameter, or make it a constant");
+  }
+  auto t = convertType(vd->getType(), ref->getSourceRange());
+  if (!t) return placeholder();
+  if (t->arraySize > 0 && isa<ParmVarDecl>(vd)) *t = t->element().pointerTo(false);
+  return ir::var(vd->getNameAsString(), *t);
+}
+
+ir::ExprPtr Converter::convertUnary(const UnaryOperator* u) {
+  switch (u->getOpcode()) {
+    case UO_Minus: return ir::neg(convertExpr(u->getSubExpr()));
+    case UO_Plus: return convertExpr(u->getSubExpr());
+    case UO_LNot: return ir::unary("!", convertExpr(u->getSubExpr()));
+    case UO_Deref: return ir::index(convertExpr(u->getSubExpr()), ir::number(0, ir::Type::integer()));
+    case UO_PreInc:
+    case UO_PreDec:
+    case UO_PostInc:
+    case UO_PostDec:
+      return unsupportedExpr(u, "++ and -- inside an expression are not supported",
+                             "write the increment as a statement of its own");
+    case UO_AddrOf:
+      return unsupportedExpr(u, "taking an address is not supported", "pass arrays as pointers, and return scalars");
+    default:
+      return unsupportedExpr(u, "operator '" + UnaryOperator::getOpcodeStr(u->getOpcode()).str() + "' is not supported", "");
+  }
+}
+
+ir::ExprPtr Converter::convertBinary(const BinaryOperator* b) {
+  std::string op = b->getOpcodeStr().str();
+  if (b->isAssignmentOp() || b->isCompoundAssignmentOp())
+    return unsupportedExpr(b, "assignment inside an expression is not supported", "write the assignment as a statement of its own");
+  static const std::set<std::string> ops{"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
+  if (!ops.count(op)) return unsupportedExpr(b, "operator '" + op + "' is not supported", "");
+  ir::ExprPtr lhs = convertExpr(b->getLHS()), rhs = convertExpr(b->getRHS());
+  return ir::binary(op, lhs, rhs);
+}
+
+ir::ExprPtr Converter::convertCall(const CallExpr* call) {
+  const FunctionDecl* fd = call->getDirectCallee();
+  if (!fd) return unsupportedExpr(call, "indirect calls are not supported", "call the function by name");
+  std::vector<ir::ExprPtr> args;
+  for (const Expr* a : call->arguments()) args.push_back(convertExpr(a));
+  auto type = convertType(call->getType(), call->getSourceRange(), /*allowVoid=*/true);
+  if (!type) return placeholder();
+  std::string name = fd->getQualifiedNameAsString();
+  bool floatingResult = type->isFloating();
+  // std::abs, std::min and std::max on floating values are fabs, fmin and fmax.
+  if (floatingResult && (name == "std::abs" || name == "abs")) name = "fabs";
+  if (floatingResult && name == "std::max") name = "fmax";
+  if (floatingResult && name == "std::min") name = "fmin";
+  std::string math = rules::canonicalMathName(name);
+  if (!math.empty()) return ir::call(math, args, *type);
+  const FunctionDecl* def = fd->getDefinition();
+  if (!def || !def->doesThisDeclarationHaveABody())
+    return unsupportedExpr(call, "call to '" + name + "', whose body Adjoint cannot see",
+                           "define it in this translation unit, or give it a custom derivative");
+  enqueue(def);
+  return ir::call(def->getNameAsString(), args, *type);
+}
+
+}  // namespace
+
+std::optional<ir::Module> convertToIr(ASTContext& context, const std::vector<std::string>& roots) {
+  return Converter(context).run(roots);
+}
+
+}  // namespace adjoint::frontend

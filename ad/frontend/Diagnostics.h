@@ -1,0 +1,25 @@
+// User-facing errors of the frontend, reported through Clang's DiagnosticsEngine so they carry
+// file, line, column, the source line with a caret, and a note with what to do instead.
+#pragma once
+
+#include <string>
+
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/SourceLocation.h>
+
+namespace adjoint::frontend {
+
+class Reporter {
+ public:
+  explicit Reporter(clang::DiagnosticsEngine& diags) : diags_(diags) {}
+
+  // error: <message>  +  note: <hint>, at `range`.
+  void error(clang::SourceRange range, const std::string& message, const std::string& hint);
+  bool failed() const { return errors_ > 0; }
+
+ private:
+  clang::DiagnosticsEngine& diags_;
+  int errors_ = 0;
+};
+
+}  // namespace adjoint::frontend

@@ -1,0 +1,82 @@
+#include "ad/frontend/Frontend.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "ad/frontend/AstToIr.h"
+
+#ifndef ADJOINT_CLANG_RESOURCE_DIR
+#error "ADJOINT_CLANG_RESOURCE_DIR must name Clang's resource directory"
+#endif
+
+namespace adjoint::frontend {
+
+namespace {
+
+// Converts the AST once it is complete and free of errors.
+class ConvertConsumer : public clang::ASTConsumer {
+ public:
+  ConvertConsumer(const ParseRequest& request, std::optional<ir::Module>& out) : request_(request), out_(out) {}
+  void HandleTranslationUnit(clang::ASTContext& ctx) override {
+    if (ctx.getDiagnostics().hasErrorOccurred()) return;
+    out_ = convertToIr(ctx, request_.functions);
+  }
+
+ private:
+  const ParseRequest& request_;
+  std::optional<ir::Module>& out_;
+};
+
+class ConvertAction : public clang::ASTFrontendAction {
+ public:
+  ConvertAction(const ParseRequest& request, std::optional<ir::Module>& out) : request_(request), out_(out) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
+    return std::make_unique<ConvertConsumer>(request_, out_);
+  }
+
+ private:
+  const ParseRequest& request_;
+  std::optional<ir::Module>& out_;
+};
+
+class ConvertActionFactory : public clang::tooling::FrontendActionFactory {
+ public:
+  ConvertActionFactory(const ParseRequest& request, std::optional<ir::Module>& out) : request_(request), out_(out) {}
+  std::unique_ptr<clang::FrontendAction> create() override { return std::make_unique<ConvertAction>(request_, out_); }
+
+ private:
+  const ParseRequest& request_;
+  std::optional<ir::Module>& out_;
+};
+
+std::unique_ptr<clang::tooling::CompilationDatabase> compilationDatabase(const ParseRequest& request) {
+  if (!request.buildDir.empty()) {
+    std::string error;
+    auto db = clang::tooling::CompilationDatabase::loadFromDirectory(request.buildDir, error);
+    if (!db) llvm::errs() << "error: " << error << "\n";
+    return db;
+  }
+  return std::make_unique<clang::tooling::FixedCompilationDatabase>(".", request.compileArgs);
+}
+
+}  // namespace
+
+std::optional<ir::Module> parse(const ParseRequest& request) {
+  auto db = compilationDatabase(request);
+  if (!db) return std::nullopt;
+  clang::tooling::ClangTool tool(*db, {request.sourcePath});
+  tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
+      {"-resource-dir", ADJOINT_CLANG_RESOURCE_DIR}, clang::tooling::ArgumentInsertPosition::END));
+  tool.setPrintErrorMessage(false);
+  std::optional<ir::Module> module;
+  ConvertActionFactory factory(request, module);
+  if (tool.run(&factory) != 0) return std::nullopt;
+  if (module) module->sourcePath = request.sourcePath;
+  return module;
+}
+
+}  // namespace adjoint::frontend

@@ -1,0 +1,28 @@
+// The frontend: parses a C++ translation unit with Clang and converts the requested functions,
+// and every function they call, to IR. This header is free of Clang types; only the files of
+// ad/frontend include Clang headers.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ad/ir/Function.h"
+
+namespace adjoint::frontend {
+
+struct ParseRequest {
+  std::string sourcePath;
+  std::vector<std::string> compileArgs;  // flags after `--`
+  std::string buildDir;                  // `-p`: directory holding compile_commands.json
+  std::vector<std::string> functions;    // roots to convert; their callees follow
+};
+
+// The module holding the requested functions and their callees, or nothing when the source does
+// not parse or uses what Adjoint cannot differentiate; Clang-style diagnostics were printed then.
+std::optional<ir::Module> parse(const ParseRequest& request);
+
+// Formats C++ source with libFormat (LLVM style, 100 columns).
+std::string formatCpp(const std::string& code, const std::string& fileName);
+
+}  // namespace adjoint::frontend

@@ -1,0 +1,187 @@
+#include "ad/ir/Expr.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace adjoint::ir {
+
+namespace {
+
+ExprPtr make(ExprKind kind, const Type& type, std::string text, std::vector<ExprPtr> operands) {
+  auto e = std::make_shared<Expr>();
+  e->kind = kind;
+  e->type = type;
+  e->text = std::move(text);
+  e->operands = std::move(operands);
+  return e;
+}
+
+// The type of a binary arithmetic result: double wins over float wins over int.
+Type arithmeticType(const Type& a, const Type& b) {
+  auto rank = [](const Type& t) {
+    return t.scalar == Scalar::Double ? 3 : t.scalar == Scalar::Float ? 2 : 1;
+  };
+  return (rank(a) >= rank(b) ? a : b).element();
+}
+
+std::string spellNumber(double value, const Type& type) {
+  if (type.scalar == Scalar::Int) return std::to_string(static_cast<long long>(value));
+  // The shortest spelling that reads back as the same value: 0.9, not 0.90000000000000002.
+  char buf[40];
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, value);
+    if (type.scalar == Scalar::Float ? std::strtof(buf, nullptr) == static_cast<float>(value)
+                                     : std::strtod(buf, nullptr) == value)
+      break;
+  }
+  std::string s = buf;
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  if (type.scalar == Scalar::Float) s += "f";
+  return s;
+}
+
+bool isNumber(const ExprPtr& e, double v) { return e->kind == ExprKind::Number && e->value == v; }
+bool bothNumbers(const ExprPtr& a, const ExprPtr& b) {
+  return a->kind == ExprKind::Number && b->kind == ExprKind::Number;
+}
+
+}  // namespace
+
+ExprPtr number(double value, const Type& type) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::Number;
+  e->type = type.element();
+  e->value = value;
+  e->text = spellNumber(value, type);
+  return e;
+}
+
+ExprPtr boolean(bool value) {
+  return make(ExprKind::Bool, Type::of(Scalar::Bool), value ? "true" : "false", {});
+}
+
+ExprPtr var(const std::string& name, const Type& type) { return make(ExprKind::Var, type, name, {}); }
+
+ExprPtr index(ExprPtr base, ExprPtr idx) {
+  Type t = base->type.element();
+  return make(ExprKind::Index, t, "", {std::move(base), std::move(idx)});
+}
+
+ExprPtr unary(const std::string& op, ExprPtr e) {
+  if (op == "-") return neg(std::move(e));
+  Type t = op == "!" ? Type::of(Scalar::Bool) : op == "*" ? e->type.element() : e->type;
+  return make(ExprKind::Unary, t, op, {std::move(e)});
+}
+
+ExprPtr binary(const std::string& op, ExprPtr a, ExprPtr b) {
+  if (op == "+") return add(std::move(a), std::move(b));
+  if (op == "-") return sub(std::move(a), std::move(b));
+  if (op == "*") return mul(std::move(a), std::move(b));
+  if (op == "/") return div(std::move(a), std::move(b));
+  Type t = isComparison(op) || isLogical(op) ? Type::of(Scalar::Bool) : arithmeticType(a->type, b->type);
+  return make(ExprKind::Binary, t, op, {std::move(a), std::move(b)});
+}
+
+ExprPtr call(const std::string& callee, std::vector<ExprPtr> args, const Type& type) {
+  return make(ExprKind::Call, type, callee, std::move(args));
+}
+
+ExprPtr select(ExprPtr cond, ExprPtr a, ExprPtr b) {
+  if (isZero(a) && isZero(b)) return a;
+  Type t = arithmeticType(a->type, b->type);
+  return make(ExprKind::Select, t, "", {std::move(cond), std::move(a), std::move(b)});
+}
+
+ExprPtr cast(const Type& type, ExprPtr e) {
+  if (e->type.element() == type.element()) return e;
+  if (e->kind == ExprKind::Number) return number(e->value, type);
+  return make(ExprKind::Cast, type.element(), "", {std::move(e)});
+}
+
+ExprPtr add(ExprPtr a, ExprPtr b) {
+  Type t = arithmeticType(a->type, b->type);
+  if (bothNumbers(a, b)) return number(a->value + b->value, t);
+  if (isZero(a)) return cast(t, std::move(b));
+  if (isZero(b)) return cast(t, std::move(a));
+  if (b->kind == ExprKind::Unary && b->text == "-") return sub(std::move(a), b->operands[0]);
+  if (sameExpr(*a, *b)) return mul(number(2, t), std::move(a));
+  return make(ExprKind::Binary, t, "+", {std::move(a), std::move(b)});
+}
+
+ExprPtr sub(ExprPtr a, ExprPtr b) {
+  Type t = arithmeticType(a->type, b->type);
+  if (bothNumbers(a, b)) return number(a->value - b->value, t);
+  if (isZero(b)) return cast(t, std::move(a));
+  if (isZero(a)) return cast(t, neg(std::move(b)));
+  if (b->kind == ExprKind::Unary && b->text == "-") return add(std::move(a), b->operands[0]);
+  return make(ExprKind::Binary, t, "-", {std::move(a), std::move(b)});
+}
+
+ExprPtr mul(ExprPtr a, ExprPtr b) {
+  Type t = arithmeticType(a->type, b->type);
+  if (isZero(a) || isZero(b)) return number(0, t);
+  if (bothNumbers(a, b)) return number(a->value * b->value, t);
+  if (isOne(a)) return cast(t, std::move(b));
+  if (isOne(b)) return cast(t, std::move(a));
+  if (isNumber(a, -1)) return cast(t, neg(std::move(b)));
+  if (isNumber(b, -1)) return cast(t, neg(std::move(a)));
+  bool negA = a->kind == ExprKind::Unary && a->text == "-";
+  bool negB = b->kind == ExprKind::Unary && b->text == "-";
+  if (negA && negB) return mul(a->operands[0], b->operands[0]);
+  // x * (1 / y) reads better as x / y.
+  if (b->kind == ExprKind::Binary && b->text == "/" && isOne(b->operands[0])) return div(std::move(a), b->operands[1]);
+  if (negA) return neg(mul(a->operands[0], std::move(b)));
+  if (negB) return neg(mul(std::move(a), b->operands[0]));
+  return make(ExprKind::Binary, t, "*", {std::move(a), std::move(b)});
+}
+
+ExprPtr div(ExprPtr a, ExprPtr b) {
+  Type t = arithmeticType(a->type, b->type);
+  if (isZero(a)) return number(0, t);
+  if (isOne(b)) return cast(t, std::move(a));
+  if (a->kind == ExprKind::Unary && a->text == "-") return neg(div(a->operands[0], std::move(b)));
+  return make(ExprKind::Binary, t, "/", {std::move(a), std::move(b)});
+}
+
+ExprPtr neg(ExprPtr a) {
+  if (a->kind == ExprKind::Number) return number(-a->value, a->type);
+  if (a->kind == ExprKind::Unary && a->text == "-") return a->operands[0];
+  Type t = a->type;
+  return make(ExprKind::Unary, t, "-", {std::move(a)});
+}
+
+ExprPtr deref(ExprPtr pointer) {
+  Type t = pointer->type.element();
+  return make(ExprKind::Unary, t, "*", {std::move(pointer)});
+}
+
+bool isZero(const ExprPtr& e) { return e->kind == ExprKind::Number && e->value == 0; }
+bool isOne(const ExprPtr& e) { return e->kind == ExprKind::Number && e->value == 1; }
+
+bool isComparison(const std::string& op) {
+  return op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=";
+}
+bool isLogical(const std::string& op) { return op == "&&" || op == "||"; }
+
+const std::string& rootName(const Expr& lvalue) {
+  const Expr* e = &lvalue;
+  while (e->kind == ExprKind::Index) e = e->operands[0].get();
+  return e->text;
+}
+
+bool sameExpr(const Expr& a, const Expr& b) {
+  if (a.kind != b.kind || a.text != b.text || a.operands.size() != b.operands.size()) return false;
+  if (a.kind == ExprKind::Number && a.value != b.value) return false;
+  for (size_t i = 0; i < a.operands.size(); ++i)
+    if (!sameExpr(*a.operands[i], *b.operands[i])) return false;
+  return true;
+}
+
+bool reads(const ExprPtr& e, const std::string& name) {
+  bool found = false;
+  walk(e, [&](const Expr& x) { found |= x.kind == ExprKind::Var && x.text == name; });
+  return found;
+}
+
+}  // namespace adjoint::ir

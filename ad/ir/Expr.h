@@ -1,0 +1,72 @@
+// Expressions of the IR. They are immutable trees shared by pointer, so the derivative of an
+// expression can reuse its subtrees. The builders fold the trivial algebra (x*1, x+0, 0*x, --x)
+// that differentiation produces, which is what keeps zero adjoints out of the generated code.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ad/ir/Type.h"
+
+namespace adjoint::ir {
+
+enum class ExprKind {
+  Number,  // floating or integer literal; text holds its spelling, value its value
+  Bool,    // true / false
+  Var,     // a named variable or parameter
+  Index,   // operands[0][operands[1]]
+  Unary,   // text is the operator: "-", "!", "*" (dereference of a pointer to one value)
+  Binary,  // text is the operator: + - * / % < <= > >= == != && ||
+  Call,    // text is the callee as emitted; math functions are spelled "std::sin", "std::pow", ...
+  Select,  // operands[0] ? operands[1] : operands[2]
+  Cast,    // (type) operands[0]
+};
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+
+struct Expr {
+  ExprKind kind;
+  Type type;
+  std::string text;
+  double value = 0;
+  std::vector<ExprPtr> operands;
+};
+
+ExprPtr number(double value, const Type& type);
+ExprPtr boolean(bool value);
+ExprPtr var(const std::string& name, const Type& type);
+ExprPtr index(ExprPtr base, ExprPtr idx);
+ExprPtr unary(const std::string& op, ExprPtr e);
+ExprPtr binary(const std::string& op, ExprPtr a, ExprPtr b);
+ExprPtr call(const std::string& callee, std::vector<ExprPtr> args, const Type& type);
+ExprPtr select(ExprPtr cond, ExprPtr a, ExprPtr b);
+ExprPtr cast(const Type& type, ExprPtr e);
+
+// Arithmetic with folding of literal zeros and ones.
+ExprPtr add(ExprPtr a, ExprPtr b);
+ExprPtr sub(ExprPtr a, ExprPtr b);
+ExprPtr mul(ExprPtr a, ExprPtr b);
+ExprPtr div(ExprPtr a, ExprPtr b);
+ExprPtr neg(ExprPtr a);
+ExprPtr deref(ExprPtr pointer);
+
+bool isZero(const ExprPtr& e);
+bool isOne(const ExprPtr& e);
+bool isComparison(const std::string& op);
+bool isLogical(const std::string& op);
+// The variable an lvalue (x or x[i] or x[i][j]) names.
+const std::string& rootName(const Expr& lvalue);
+bool sameExpr(const Expr& a, const Expr& b);
+// Calls visit(e) for e and all its subexpressions, parents first.
+template <class F>
+void walk(const ExprPtr& e, F&& visit) {
+  if (!e) return;
+  visit(*e);
+  for (const ExprPtr& op : e->operands) walk(op, visit);
+}
+// Whether e reads the variable `name`.
+bool reads(const ExprPtr& e, const std::string& name);
+
+}  // namespace adjoint::ir

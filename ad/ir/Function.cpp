@@ -1,0 +1,25 @@
+#include "ad/ir/Function.h"
+
+namespace adjoint::ir {
+
+const Param* Function::param(const std::string& n) const {
+  for (const Param& p : params)
+    if (p.name == n) return &p;
+  return nullptr;
+}
+
+const Function* Module::find(const std::string& name) const {
+  for (const Function& f : functions)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+std::string Module::sourceLine(unsigned line) const {
+  if (line == 0 || line > sourceLines.size()) return {};
+  const std::string& s = sourceLines[line - 1];
+  size_t b = s.find_first_not_of(" \t");
+  size_t e = s.find_last_not_of(" \t\r");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+}  // namespace adjoint::ir

@@ -1,0 +1,170 @@
+#include "ad/ir/Printer.h"
+
+#include <sstream>
+
+namespace adjoint::ir {
+
+namespace {
+
+// C++ precedence, higher binds tighter.
+int precedence(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Select: return 1;
+    case ExprKind::Binary:
+      if (e.text == "||") return 2;
+      if (e.text == "&&") return 3;
+      if (e.text == "==" || e.text == "!=") return 4;
+      if (isComparison(e.text)) return 5;
+      if (e.text == "+" || e.text == "-") return 6;
+      return 7;  // * / %
+    case ExprKind::Unary:
+    case ExprKind::Cast: return 8;
+    default: return 9;
+  }
+}
+
+std::string wrap(const Expr& e, int min) {
+  std::string s = print(e);
+  return precedence(e) < min ? "(" + s + ")" : s;
+}
+
+}  // namespace
+
+std::string print(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Number:
+      return e.value < 0 ? "(" + e.text + ")" : e.text;
+    case ExprKind::Bool:
+    case ExprKind::Var: return e.text;
+    case ExprKind::Index: return wrap(*e.operands[0], 9) + "[" + print(*e.operands[1]) + "]";
+    case ExprKind::Unary: return e.text + wrap(*e.operands[0], 8);
+    case ExprKind::Binary: {
+      int p = precedence(e);
+      // Left-associative: the right operand needs parentheses at equal precedence.
+      return wrap(*e.operands[0], p) + " " + e.text + " " + wrap(*e.operands[1], p + 1);
+    }
+    case ExprKind::Call: {
+      std::string s = e.text + "(";
+      for (size_t i = 0; i < e.operands.size(); ++i) s += (i ? ", " : "") + print(*e.operands[i]);
+      return s + ")";
+    }
+    case ExprKind::Select:
+      return wrap(*e.operands[0], 2) + " ? " + wrap(*e.operands[1], 2) + " : " + wrap(*e.operands[2], 1);
+    case ExprKind::Cast: return "static_cast<" + e.type.scalarSpelling() + ">(" + print(*e.operands[0]) + ")";
+  }
+  return "?";
+}
+
+namespace {
+
+class StmtPrinter {
+ public:
+  explicit StmtPrinter(std::ostringstream& out) : out_(out) {}
+
+  void list(const StmtList& body, int indent) {
+    for (const StmtPtr& s : body) stmt(*s, indent);
+  }
+
+  // A statement without indentation or trailing newline: for-loop headers.
+  std::string inlineStmt(const Stmt& s) {
+    if (s.kind == StmtKind::Decl) return declText(s);
+    if (s.kind == StmtKind::Assign) return assignText(s);
+    return print(*s.expr);
+  }
+
+ private:
+  std::ostringstream& out_;
+
+  void line(int indent, const std::string& text) { out_ << std::string(2 * indent, ' ') << text << "\n"; }
+
+  static std::string declText(const Stmt& s) {
+    std::string t = s.type.paramSpelling() + " " + s.name;
+    if (s.type.arraySize > 0) {
+      t += "[" + std::to_string(s.type.arraySize) + "]";
+      t += " = {";
+      for (size_t i = 0; i < s.args.size(); ++i) t += (i ? ", " : "") + print(*s.args[i]);
+      t += "}";
+    }
+    if (s.expr) t += " = " + print(*s.expr);
+    return t;
+  }
+
+  static std::string assignText(const Stmt& s) {
+    if (s.expr->kind == ExprKind::Number && s.expr->value == 1 && s.lhs->type.scalar == Scalar::Int) {
+      if (s.op == "+=") return "++" + print(*s.lhs);
+      if (s.op == "-=") return "--" + print(*s.lhs);
+    }
+    return print(*s.lhs) + " " + s.op + " " + print(*s.expr);
+  }
+
+  void block(const StmtList& body, int indent, const std::string& head, const std::string& tail = "}") {
+    line(indent, head.empty() ? "{" : head + " {");
+    list(body, indent + 1);
+    line(indent, tail);
+  }
+
+  void stmt(const Stmt& s, int indent) {
+    if (!s.comment.empty()) {
+      std::istringstream lines(s.comment);
+      for (std::string l; std::getline(lines, l);) line(indent, "// " + l);
+    }
+    switch (s.kind) {
+      case StmtKind::Block: block(s.body, indent, ""); break;
+      case StmtKind::Decl: line(indent, declText(s) + ";"); break;
+      case StmtKind::Assign: line(indent, assignText(s) + ";"); break;
+      case StmtKind::Eval: line(indent, print(*s.expr) + ";"); break;
+      case StmtKind::If:
+        if (s.elseBody.empty()) {
+          block(s.body, indent, "if (" + print(*s.expr) + ")");
+        } else {
+          block(s.body, indent, "if (" + print(*s.expr) + ")", "} else {");
+          list(s.elseBody, indent + 1);
+          line(indent, "}");
+        }
+        break;
+      case StmtKind::For:
+        block(s.body, indent,
+              "for (" + (s.init ? inlineStmt(*s.init) : "") + "; " + (s.expr ? print(*s.expr) : "") + "; " +
+                  (s.step ? inlineStmt(*s.step) : "") + ")");
+        break;
+      case StmtKind::While: block(s.body, indent, "while (" + print(*s.expr) + ")"); break;
+      case StmtKind::DoWhile: block(s.body, indent, "do", "} while (" + print(*s.expr) + ");"); break;
+      case StmtKind::Break: line(indent, "break;"); break;
+      case StmtKind::Continue: line(indent, "continue;"); break;
+      case StmtKind::Return: line(indent, s.expr ? "return " + print(*s.expr) + ";" : "return;"); break;
+    }
+  }
+};
+
+}  // namespace
+
+std::string print(const StmtList& body, int indent) {
+  std::ostringstream out;
+  StmtPrinter(out).list(body, indent);
+  return out.str();
+}
+
+std::string printSignature(const Function& f) {
+  std::string s = (f.internal ? "static " : "") + f.returnType.paramSpelling() + " " + f.name + "(";
+  for (size_t i = 0; i < f.params.size(); ++i)
+    s += (i ? ", " : "") + f.params[i].type.paramSpelling() + " " + f.params[i].name;
+  return s + ")";
+}
+
+std::string print(const Function& f) {
+  std::ostringstream out;
+  if (!f.doc.empty()) {
+    std::istringstream lines(f.doc);
+    for (std::string l; std::getline(lines, l);) out << "// " << l << "\n";
+  }
+  out << printSignature(f) << " {\n" << print(f.body, 1) << "}\n";
+  return out.str();
+}
+
+std::string print(const Module& m) {
+  std::string s;
+  for (const Function& f : m.functions) s += print(f) + "\n";
+  return s;
+}
+
+}  // namespace adjoint::ir

@@ -1,0 +1,85 @@
+#include "ad/ir/Stmt.h"
+
+namespace adjoint::ir {
+
+namespace {
+StmtPtr make(StmtKind kind) {
+  auto s = std::make_shared<Stmt>();
+  s->kind = kind;
+  return s;
+}
+}  // namespace
+
+StmtPtr block(StmtList body) {
+  auto s = make(StmtKind::Block);
+  s->body = std::move(body);
+  return s;
+}
+
+StmtPtr decl(const std::string& name, const Type& type, ExprPtr init) {
+  auto s = make(StmtKind::Decl);
+  s->name = name;
+  s->type = type;
+  s->expr = std::move(init);
+  return s;
+}
+
+StmtPtr assign(ExprPtr lhs, const std::string& op, ExprPtr rhs) {
+  auto s = make(StmtKind::Assign);
+  s->lhs = std::move(lhs);
+  s->op = op;
+  s->expr = std::move(rhs);
+  return s;
+}
+
+StmtPtr eval(ExprPtr e) {
+  auto s = make(StmtKind::Eval);
+  s->expr = std::move(e);
+  return s;
+}
+
+StmtPtr ifStmt(ExprPtr cond, StmtList then, StmtList otherwise) {
+  auto s = make(StmtKind::If);
+  s->expr = std::move(cond);
+  s->body = std::move(then);
+  s->elseBody = std::move(otherwise);
+  return s;
+}
+
+StmtPtr forStmt(StmtPtr init, ExprPtr cond, StmtPtr step, StmtList body) {
+  auto s = make(StmtKind::For);
+  s->init = std::move(init);
+  s->expr = std::move(cond);
+  s->step = std::move(step);
+  s->body = std::move(body);
+  return s;
+}
+
+StmtPtr whileStmt(ExprPtr cond, StmtList body) {
+  auto s = make(StmtKind::While);
+  s->expr = std::move(cond);
+  s->body = std::move(body);
+  return s;
+}
+
+StmtPtr jump(StmtKind kind) { return make(kind); }
+
+StmtPtr ret(ExprPtr value) {
+  auto s = make(StmtKind::Return);
+  s->expr = std::move(value);
+  return s;
+}
+
+StmtPtr withComment(StmtPtr s, std::string comment) {
+  s->comment = std::move(comment);
+  return s;
+}
+
+StmtPtr at(StmtPtr s, SourceLoc loc) {
+  s->loc = loc;
+  return s;
+}
+
+bool isLoop(StmtKind k) { return k == StmtKind::For || k == StmtKind::While || k == StmtKind::DoWhile; }
+
+}  // namespace adjoint::ir

@@ -1,0 +1,90 @@
+// Statements of the IR. The IR is structured (blocks, if, loops) rather than a control-flow graph,
+// so the generated code keeps the shape of the forward code.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ad/ir/Expr.h"
+
+namespace adjoint::ir {
+
+struct SourceLoc {
+  unsigned line = 0;
+  unsigned col = 0;
+};
+
+enum class StmtKind {
+  Block,     // body
+  Decl,      // type name [= init]  (init may be null; arrays: type.arraySize, inits in `args`)
+  Assign,    // lhs op rhs, op one of = += -= *= /=
+  Eval,      // expr;  (a call evaluated for its effects)
+  If,        // if (expr) body else elseBody
+  For,       // for (init; expr; step) body
+  While,     // while (expr) body
+  DoWhile,   // do body while (expr)
+  Break,
+  Continue,
+  Return,    // return expr (expr null for void)
+};
+
+struct Stmt;
+using StmtPtr = std::shared_ptr<Stmt>;
+using StmtList = std::vector<StmtPtr>;
+
+struct Stmt {
+  StmtKind kind;
+  SourceLoc loc;
+  std::string comment;  // printed on the line above the statement
+
+  std::string name;  // Decl
+  Type type;         // Decl
+  ExprPtr lhs;       // Assign
+  std::string op;    // Assign
+  ExprPtr expr;      // Decl init, Assign rhs, Eval, If/loop condition, Return value
+  std::vector<ExprPtr> args;  // Decl of an array: its initializer list
+  StmtList body;
+  StmtList elseBody;
+  StmtPtr init;  // For
+  StmtPtr step;  // For
+};
+
+StmtPtr block(StmtList body);
+StmtPtr decl(const std::string& name, const Type& type, ExprPtr init);
+StmtPtr assign(ExprPtr lhs, const std::string& op, ExprPtr rhs);
+StmtPtr eval(ExprPtr e);
+StmtPtr ifStmt(ExprPtr cond, StmtList then, StmtList otherwise = {});
+StmtPtr forStmt(StmtPtr init, ExprPtr cond, StmtPtr step, StmtList body);
+StmtPtr whileStmt(ExprPtr cond, StmtList body);
+StmtPtr jump(StmtKind kind);  // Break or Continue
+StmtPtr ret(ExprPtr value);
+StmtPtr withComment(StmtPtr s, std::string comment);
+StmtPtr at(StmtPtr s, SourceLoc loc);
+
+// Calls visit(s) for s and every statement nested in it, parents first.
+template <class F>
+void walk(const StmtPtr& s, F&& visit) {
+  if (!s) return;
+  visit(*s);
+  walk(s->init, visit);
+  walk(s->step, visit);
+  for (const StmtPtr& c : s->body) walk(c, visit);
+  for (const StmtPtr& c : s->elseBody) walk(c, visit);
+}
+template <class F>
+void walk(const StmtList& list, F&& visit) {
+  for (const StmtPtr& s : list) walk(s, visit);
+}
+// Calls visit(e) for every expression the statement (and its nested statements) evaluates.
+template <class F>
+void walkExprs(const StmtList& list, F&& visit) {
+  walk(list, [&](const Stmt& s) {
+    for (const ExprPtr& e : {s.lhs, s.expr}) walk(e, visit);
+    for (const ExprPtr& e : s.args) walk(e, visit);
+  });
+}
+
+bool isLoop(StmtKind k);
+
+}  // namespace adjoint::ir

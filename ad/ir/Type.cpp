@@ -1,0 +1,28 @@
+#include "ad/ir/Type.h"
+
+namespace adjoint::ir {
+
+std::string Type::scalarSpelling() const {
+  switch (scalar) {
+    case Scalar::Void: return "void";
+    case Scalar::Bool: return "bool";
+    case Scalar::Int: return spelled.empty() ? "int" : spelled;
+    case Scalar::Float: return "float";
+    case Scalar::Double: return "double";
+    case Scalar::Opaque: return spelled;
+  }
+  return "?";
+}
+
+std::string Type::paramSpelling() const {
+  std::string s = scalarSpelling();
+  if (pointer) s = (constPointee ? "const " : "") + s + "*";
+  return s;
+}
+
+bool operator==(const Type& a, const Type& b) {
+  return a.scalar == b.scalar && a.pointer == b.pointer && a.constPointee == b.constPointee &&
+         a.arraySize == b.arraySize && a.spelled == b.spelled;
+}
+
+}  // namespace adjoint::ir

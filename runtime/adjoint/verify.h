@@ -1,0 +1,296 @@
+// Numerical verification of generated derivatives, for any signature Adjoint generates.
+//
+//   adjoint::verify("loss", loss, loss_grad, loss_jvp, options)
+//
+// builds random arguments from the forward function's parameter types (floating scalars and
+// arrays are inputs, arrays behind non-const pointers are also outputs, integers are sizes) and
+// checks, in double:
+//   1. forward mode against central finite differences along a random direction v,
+//   2. the dot-product test <J v, w> == <v, J^T w> between forward and reverse mode,
+//   3. every component of the gradient of <F(x), w> against central finite differences.
+// F(x) is the return value (weight 1: `_grad` seeds it with 1) followed by every output array.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace adjoint {
+
+struct VerifyOptions {
+  int n = 6;                  // value of every integer parameter not listed in `ints`
+  std::vector<long> ints;     // values of the integer parameters, in order
+  size_t length = 64;         // elements of every array
+  double lo = 0.5, hi = 1.5;  // range of random input values
+  double step = 1e-5;         // finite-difference step (relative to max(1, |x|))
+  double fdTolerance = 1e-6;  // relative error allowed against finite differences
+  double dotTolerance = 1e-10;
+  unsigned seed = 12345;
+  // Code computing in float gets a larger step and float-sized tolerances.
+  double floatStep = 4e-3;
+  double floatFdTolerance = 2e-3;
+  double floatDotTolerance = 1e-5;
+};
+
+namespace detail {
+
+template <class A>
+struct Slot {
+  using Pointee = std::remove_pointer_t<A>;
+  using E = std::remove_cv_t<Pointee>;
+  static constexpr bool pointer = std::is_pointer_v<A>;
+  static constexpr bool floating = std::is_floating_point_v<E>;
+  static constexpr bool output = pointer && !std::is_const_v<Pointee> && floating;
+
+  std::vector<E> initial, value, bar, dot, direction, weight;
+
+  A arg() {
+    if constexpr (pointer) return value.data();
+    else return value[0];
+  }
+  auto dotArg() {
+    if constexpr (pointer) return static_cast<A>(dot.data());
+    else return dot[0];
+  }
+  E* barArg() { return bar.data(); }
+  void reset() { value = initial; }
+};
+
+// |a - b| relative to the larger magnitude; values below 1e-4 count as 1e-4, so that a derivative
+// that should vanish is compared absolutely.
+inline double relativeError(double a, double b) { return std::fabs(a - b) / std::max({std::fabs(a), std::fabs(b), 1e-4}); }
+
+template <class R, class... A>
+class Verifier {
+ public:
+  Verifier(const std::string& name, const VerifyOptions& o) : name_(name), o_(o), rng_(o.seed) {
+    constexpr bool usesFloat = std::is_same_v<R, float> || (std::is_same_v<typename Slot<A>::E, float> || ...);
+    if (usesFloat) {
+      o_.step = o.floatStep;
+      o_.fdTolerance = o.floatFdTolerance;
+      o_.dotTolerance = o.floatDotTolerance;
+    }
+    init();
+  }
+
+  template <class Forward, class Grad, class Jvp>
+  int run(Forward f, Grad grad, Jvp jvp) {
+    int failures = 0;
+    std::vector<double> fd = finiteDirectional(f);
+    std::vector<double> tangent = forwardMode(jvp);
+    failures += compareVectors("jvp vs finite differences", tangent, fd, o_.fdTolerance);
+    double jv_w = weighted(tangent);
+    double v_jtw = reverseMode(grad);
+    failures += report("dot product <Jv,w> vs <v,J^T w>", relativeError(jv_w, v_jtw), o_.dotTolerance);
+    failures += gradientVsFiniteDifferences(f);
+    return failures;
+  }
+
+ private:
+  std::string name_;
+  VerifyOptions o_;
+  std::mt19937_64 rng_;
+  std::tuple<Slot<A>...> slots_;
+  double returnWeight_ = 1;
+
+  double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng_); }
+
+  template <class F>
+  void each(F&& fn) {
+    std::apply([&](auto&... s) { (fn(s), ...); }, slots_);
+  }
+
+  void init() {
+    size_t intIndex = 0;
+    each([&](auto& s) {
+      using S = std::decay_t<decltype(s)>;
+      using E = typename S::E;
+      size_t count = S::pointer ? o_.length : 1;
+      s.initial.assign(count, E{});
+      if constexpr (S::floating) {
+        for (auto& x : s.initial) x = static_cast<E>(uniform(o_.lo, o_.hi));
+        s.direction.resize(count);
+        s.weight.resize(count);
+        for (auto& x : s.direction) x = static_cast<E>(uniform(-1, 1));
+        for (auto& x : s.weight) x = static_cast<E>(uniform(-1, 1));
+      } else if constexpr (std::is_same_v<E, bool>) {
+        s.initial.assign(count, true);
+      } else {
+        long v = intIndex < o_.ints.size() ? o_.ints[intIndex] : o_.n;
+        ++intIndex;
+        for (auto& x : s.initial) x = static_cast<E>(v);
+      }
+      s.reset();
+    });
+  }
+
+  // F(x): the return value, then every output array.
+  template <class Forward>
+  std::vector<double> outputs(Forward f) {
+    each([](auto& s) { s.reset(); });
+    std::vector<double> out;
+    if constexpr (std::is_floating_point_v<R>) out.push_back(std::apply([&](auto&... s) { return f(s.arg()...); }, slots_));
+    else std::apply([&](auto&... s) { f(s.arg()...); }, slots_);
+    each([&](auto& s) {
+      using S = std::decay_t<decltype(s)>;
+      if constexpr (S::output) out.insert(out.end(), s.value.begin(), s.value.end());
+    });
+    return out;
+  }
+
+  double weighted(const std::vector<double>& out) {
+    double sum = 0;
+    size_t k = 0;
+    if constexpr (std::is_floating_point_v<R>) sum += returnWeight_ * out[k++];
+    each([&](auto& s) {
+      using S = std::decay_t<decltype(s)>;
+      if constexpr (S::output)
+        for (auto w : s.weight) sum += w * out[k++];
+    });
+    return sum;
+  }
+
+  // Moves every floating input by t * direction.
+  void shift(double t) {
+    each([&](auto& s) {
+      using S = std::decay_t<decltype(s)>;
+      if constexpr (S::floating)
+        for (size_t i = 0; i < s.initial.size(); ++i) s.initial[i] += static_cast<typename S::E>(t * s.direction[i]);
+    });
+  }
+
+  template <class Forward>
+  std::vector<double> finiteDirectional(Forward f) {
+    double h = o_.step;
+    auto saved = slots_;
+    shift(h);
+    std::vector<double> plus = outputs(f);
+    slots_ = saved;
+    shift(-h);
+    std::vector<double> minus = outputs(f);
+    slots_ = saved;
+    std::vector<double> d(plus.size());
+    for (size_t i = 0; i < d.size(); ++i) d[i] = (plus[i] - minus[i]) / (2 * h);
+    return d;
+  }
+
+  template <class Jvp>
+  std::vector<double> forwardMode(Jvp jvp) {
+    each([](auto& s) {
+      s.reset();
+      using S = std::decay_t<decltype(s)>;
+      if constexpr (S::floating) s.dot = s.direction;
+    });
+    std::vector<double> out;
+    if constexpr (std::is_floating_point_v<R>) out.push_back(callWithDots(jvp));
+    else callWithDots(jvp);
+    each([&](auto& s) {
+      using S = std::decay_t<decltype(s)>;
+      if constexpr (S::output) out.insert(out.end(), s.dot.begin(), s.dot.end());
+    });
+    return out;
+  }
+
+  // Calls `fn(args..., extras...)` where extras are produced by `extra(slot)` for floating slots.
+  template <class Fn, class Extra>
+  auto callWith(Fn fn, Extra extra) {
+    auto extras = std::apply(
+        [&](auto&... s) {
+          return std::tuple_cat([&](auto& slot) {
+            using S = std::decay_t<decltype(slot)>;
+            if constexpr (S::floating) return std::make_tuple(extra(slot));
+            else return std::tuple<>();
+          }(s)...);
+        },
+        slots_);
+    auto args = std::apply([](auto&... s) { return std::make_tuple(s.arg()...); }, slots_);
+    return std::apply(fn, std::tuple_cat(args, extras));
+  }
+
+  template <class Jvp>
+  auto callWithDots(Jvp jvp) {
+    return callWith(jvp, [](auto& s) { return s.dotArg(); });
+  }
+
+  // <v, J^T w>: reverse mode seeded with w (the return value's weight is 1).
+  template <class Grad>
+  double reverseMode(Grad grad) {
+    each([](auto& s) {
+      s.reset();
+      using S = std::decay_t<decltype(s)>;
+      if constexpr (S::floating) {
+        s.bar.assign(s.initial.size(), 0);
+        if constexpr (S::output) s.bar = s.weight;
+      }
+    });
+    callWith(grad, [](auto& s) { return s.barArg(); });
+    double sum = 0;
+    each([&](auto& s) {
+      using S = std::decay_t<decltype(s)>;
+      if constexpr (S::floating)
+        for (size_t i = 0; i < s.bar.size(); ++i) sum += s.direction[i] * s.bar[i];
+    });
+    return sum;
+  }
+
+  template <class Forward>
+  int gradientVsFiniteDifferences(Forward f) {
+    double worst = 0;
+    std::string where;
+    size_t slotIndex = 0;
+    each([&](auto& s) {
+      using S = std::decay_t<decltype(s)>;
+      if constexpr (S::floating) {
+        for (size_t i = 0; i < s.initial.size(); ++i) {
+          auto saved = s.initial[i];
+          double h = o_.step * std::max(1.0, std::fabs(static_cast<double>(saved)));
+          s.initial[i] = saved + h;
+          double plus = weighted(outputs(f));
+          s.initial[i] = saved - h;
+          double minus = weighted(outputs(f));
+          s.initial[i] = saved;
+          double fd = (plus - minus) / (2 * h);
+          double err = relativeError(fd, s.bar[i]);
+          if (err > worst) {
+            worst = err;
+            where = "parameter " + std::to_string(slotIndex) + "[" + std::to_string(i) + "]: fd " +
+                    std::to_string(fd) + " vs adjoint " + std::to_string(s.bar[i]);
+          }
+        }
+      }
+      ++slotIndex;
+    });
+    int bad = report("gradient vs finite differences", worst, o_.fdTolerance);
+    if (bad) std::printf("    worst at %s\n", where.c_str());
+    return bad;
+  }
+
+  int compareVectors(const char* what, const std::vector<double>& a, const std::vector<double>& b, double tol) {
+    double worst = 0;
+    for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, relativeError(a[i], b[i]));
+    return report(what, worst, tol);
+  }
+
+  int report(const char* what, double err, double tol) {
+    bool ok = err <= tol;
+    std::printf("  %-8s %-40s max rel. error %.2e (tolerance %.0e)  %s\n", name_.c_str(), what, err, tol, ok ? "ok" : "FAILED");
+    return ok ? 0 : 1;
+  }
+};
+
+}  // namespace detail
+
+// Returns the number of failed checks (0 when the derivatives agree with finite differences and
+// with each other).
+template <class R, class... A, class Grad, class Jvp>
+int verify(const std::string& name, R (*f)(A...), Grad grad, Jvp jvp, const VerifyOptions& options = {}) {
+  return detail::Verifier<R, A...>(name, options).run(f, grad, jvp);
+}
+
+}  // namespace adjoint

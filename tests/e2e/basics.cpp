@@ -1,0 +1,55 @@
+// Straight-line arithmetic, every operator, compound assignment, casts between floating types.
+#include <cmath>
+
+double poly(double x, double y) { return 3 * x * x * y - 2 * x / y + 7 - y; }
+// CHECK: poly
+
+double compound(double x, double y) {
+  double a = x;
+  a += y * 2;
+  a -= x / 3;
+  a *= y;
+  a /= (1 + x * x);
+  a = a * a;
+  return a;
+}
+// CHECK: compound
+
+float floaty(float x, double y) {
+  double widened = x;
+  float narrowed = static_cast<float>(y * widened);
+  return narrowed * x + (float)y;
+}
+// CHECK: floaty
+
+double increments(double x, int n) {
+  double s = x;
+  int k = n;
+  k++;
+  --k;
+  s += k;
+  return s * x;
+}
+// CHECK: increments
+
+double conditional_op(double x, double y) { return x > y ? x * y : x - y * y; }
+// CHECK: conditional_op
+
+double unary_minus(double x) { return -x * -(x + 1) - (-x); }
+// CHECK: unary_minus
+
+double reassign_param(double x, double y) {
+  x = x * y;
+  y = x + y;
+  x = std::sin(x) + y;
+  return x * y;
+}
+// CHECK: reassign_param
+
+double self_update(double x) {
+  double v = x;
+  v = v * v + v;
+  v = std::sqrt(v) * v;
+  return v;
+}
+// CHECK: self_update

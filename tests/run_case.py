@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Runs one end-to-end test of the adjoint tool.
+
+  numerical CASE  For each `// CHECK: fn [key=value ...]` line of CASE: generate fn_grad/fn_vjp
+                  and fn_jvp, compile them with -Wall -Wextra -Werror, and run
+                  adjoint::verify (finite differences, dot-product test). Keys: n, ints (a,b),
+                  length, lo, hi, wrt (a,b).
+  golden DIR      Regenerate the outputs of the sample in DIR (its `// SAMPLE:` lines) and
+                  compare them with the checked-in files.
+  bad CASE        Run the tool as `// ARGS:` says; expect a nonzero exit without a crash, every
+                  `// EXPECT:` text on stderr, and no output file.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def directives(path, key):
+    with open(path) as f:
+        return [m.group(1).strip() for m in (re.match(r"\s*//\s*" + key + r":(.*)", l) for l in f) if m]
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def generate(tool, mode, source, fn, out, extra=()):
+    r = run([tool, mode, source, "--fn", fn, "-o", out, *extra])
+    if r.returncode != 0:
+        sys.exit(f"adjoint {mode} --fn {fn} failed:\n{r.stderr}")
+
+
+def numerical(args):
+    work = tempfile.mkdtemp(prefix="adjoint-num-")
+    case = os.path.abspath(args.path)
+    stem = os.path.splitext(os.path.basename(case))[0]
+    checks, sources, includes = [], [], []
+    for line in directives(case, "CHECK"):
+        fn, *opts = line.split()
+        kv = dict(o.split("=", 1) for o in opts)
+        extra = ["--wrt", kv["wrt"]] if "wrt" in kv else []
+        for mode in ("grad", "jvp"):
+            out = os.path.join(work, f"{stem}.{fn}.{mode}.cpp")
+            generate(args.adjoint, mode, case, fn, out, extra)
+            sources.append(out)
+            includes.append(f'#include "{stem}.{fn}.{mode}.h"')
+        option_lines = []
+        for k, v in kv.items():
+            if k == "ints":
+                option_lines.append(f"o.ints = {{{v}}};")
+            elif k in ("n", "length", "lo", "hi"):
+                option_lines.append(f"o.{k} = {v};")
+        with open(os.path.join(work, f"{stem}.{fn}.grad.h")) as h:
+            grad = f"{fn}_grad" if f"{fn}_grad(" in h.read() else f"{fn}_vjp"
+        checks.append("  {\n    adjoint::VerifyOptions o;\n    " + "\n    ".join(option_lines) +
+                      f'\n    failures += adjoint::verify("{fn}", {fn}, {grad}, {fn}_jvp, o);\n  }}')
+    main = os.path.join(work, "main.cpp")
+    with open(main, "w") as f:
+        f.write('#include "adjoint/verify.h"\n' + "\n".join(includes) + f'\n#include "{case}"\n\n'
+                "int main() {\n  int failures = 0;\n" + "\n".join(checks) + "\n  return failures;\n}\n")
+    exe = os.path.join(work, "check")
+    r = run([args.cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-I", args.runtime, "-I", work,
+             main, *sources, "-o", exe])
+    if r.returncode != 0:
+        sys.exit(f"compiling the generated code failed:\n{r.stderr}")
+    r = run([exe])
+    print(r.stdout, end="")
+    if r.returncode != 0:
+        sys.exit(f"{r.returncode} check(s) failed; generated code kept in {work}")
+    shutil.rmtree(work)
+
+
+def golden(args):
+    sample = os.path.abspath(args.path)
+    name = os.path.basename(sample)
+    source = os.path.join(sample, name + ".cpp")
+    work = tempfile.mkdtemp(prefix="adjoint-golden-")
+    failed = False
+    for line in directives(source, "SAMPLE"):
+        mode, fn, *extra = line.split()
+        out_name = f"{name}.{mode}.cpp"
+        shutil.copy(source, work)
+        generate(args.adjoint, mode, os.path.join(work, name + ".cpp"), fn, os.path.join(work, out_name), extra)
+        for produced in (out_name, out_name[:-4] + ".h"):
+            expected = os.path.join(sample, produced)
+            if args.update:
+                shutil.copy(os.path.join(work, produced), expected)
+                continue
+            r = run(["diff", "-u", expected, os.path.join(work, produced)])
+            if r.returncode != 0:
+                print(r.stdout)
+                failed = True
+    shutil.rmtree(work)
+    if failed:
+        sys.exit("generated code differs from the checked-in files (tests/run_case.py golden --update DIR accepts it)")
+    print("generated code matches the checked-in files")
+
+
+def bad(args):
+    case = os.path.abspath(args.path)
+    work = tempfile.mkdtemp(prefix="adjoint-bad-")
+    out = os.path.join(work, "out.cpp")
+    cmd_args = " ".join(directives(case, "ARGS")).replace("%out", out).replace("%s", case).split()
+    if "-o" not in cmd_args:
+        cmd_args += ["-o", out]
+    mode = "jvp" if "jvp" in cmd_args[:1] else "grad"
+    if cmd_args[:1] in (["grad"], ["jvp"]):
+        cmd_args = cmd_args[1:]
+    if not any(a.endswith((".cpp", ".cu")) or a == "--" for a in cmd_args):
+        cmd_args = [case] + cmd_args
+    r = run([args.adjoint, mode, *cmd_args])
+    problems = []
+    if r.returncode == 0:
+        problems.append("the tool succeeded")
+    if r.returncode < 0:
+        problems.append(f"the tool crashed (signal {-r.returncode})")
+    for text in directives(case, "EXPECT"):
+        if text not in r.stderr:
+            problems.append(f"stderr lacks: {text}")
+    left = os.listdir(work)
+    if left:
+        problems.append(f"files were left behind: {left}")
+    print(r.stderr, end="")
+    shutil.rmtree(work)
+    if problems:
+        sys.exit("; ".join(problems))
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("kind", choices=["numerical", "golden", "bad"])
+    p.add_argument("path")
+    p.add_argument("--adjoint", required=True)
+    p.add_argument("--runtime", default=os.path.join(os.path.dirname(__file__), "..", "runtime"))
+    p.add_argument("--cxx", default="g++")
+    p.add_argument("--update", action="store_true")
+    args = p.parse_args()
+    {"numerical": numerical, "golden": golden, "bad": bad}[args.kind](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+#include <doctest/doctest.h>
+
+#include "ad/ir/Printer.h"
+
+using namespace adjoint::ir;
+
+namespace {
+const Type kDouble = Type::of(Scalar::Double);
+ExprPtr x() { return var("x", kDouble); }
+ExprPtr y() { return var("y", kDouble); }
+}  // namespace
+
+TEST_CASE("builders fold zeros and ones") {
+  CHECK(print(*mul(x(), number(1, kDouble))) == "x");
+  CHECK(isZero(mul(x(), number(0, kDouble))));
+  CHECK(print(*add(number(0, kDouble), y())) == "y");
+  CHECK(print(*sub(number(0, kDouble), y())) == "-y");
+  CHECK(print(*neg(neg(x()))) == "x");
+  CHECK(print(*mul(neg(x()), neg(y()))) == "x * y");
+  CHECK(print(*add(number(2, kDouble), number(3, kDouble))) == "5.0");
+}
+
+TEST_CASE("x * (1 / y) becomes x / y, and e + e becomes 2 * e") {
+  CHECK(print(*mul(x(), div(number(1, kDouble), y()))) == "x / y");
+  CHECK(print(*add(mul(x(), y()), mul(x(), y()))) == "2.0 * (x * y)");
+}
+
+TEST_CASE("printer parenthesizes by precedence") {
+  CHECK(print(*mul(add(x(), y()), x())) == "(x + y) * x");
+  CHECK(print(*sub(x(), sub(y(), x()))) == "x - (y - x)");
+  CHECK(print(*div(x(), mul(y(), y()))) == "x / (y * y)");
+  CHECK(print(*neg(add(x(), y()))) == "-(x + y)");
+  CHECK(print(*select(binary("<", x(), y()), x(), y())) == "x < y ? x : y");
+}
+
+TEST_CASE("numbers print in their shortest exact form") {
+  CHECK(number(0.9, kDouble)->text == "0.9");
+  CHECK(number(0.1, Type::of(Scalar::Float))->text == "0.1f");
+  CHECK(number(3, Type::integer())->text == "3");
+  CHECK(number(1e-300, kDouble)->text == "1e-300");
+}
+
+TEST_CASE("rootName and reads see through indexing") {
+  ExprPtr a = var("a", kDouble.pointerTo(true));
+  ExprPtr e = index(a, var("i", Type::integer()));
+  CHECK(rootName(*e) == "a");
+  CHECK(reads(e, "i"));
+  CHECK_FALSE(reads(e, "j"));
+}

@@ -1,0 +1,86 @@
+// Reverse and forward mode on IR built by hand: what is taped and what is recomputed.
+#include <doctest/doctest.h>
+
+#include "ad/derive/Derivatives.h"
+#include "ad/ir/Printer.h"
+#include "transforms/Passes.h"
+
+using namespace adjoint;
+using namespace adjoint::ir;
+
+namespace {
+
+const Type kDouble = Type::of(Scalar::Double);
+const Type kInt = Type::integer();
+
+// double f(const double* x, int n) { double acc = 0; for (int i = 0; i < n; ++i) acc += exp(x[i]);
+//                                    return log(acc); }
+Module logSumExp() {
+  ExprPtr x = var("x", kDouble.pointerTo(true)), i = var("i", kInt), acc = var("acc", kDouble);
+  Function f;
+  f.name = "lse";
+  f.returnType = kDouble;
+  f.params = {{"x", kDouble.pointerTo(true)}, {"n", kInt}};
+  f.body = {decl("acc", kDouble, number(0, kDouble)),
+            forStmt(decl("i", kInt, number(0, kInt)), binary("<", i, var("n", kInt)), assign(i, "+=", number(1, kInt)),
+                    {assign(acc, "+=", call("std::exp", {index(x, i)}, kDouble))}),
+            ret(call("std::log", {acc}, kDouble))};
+  Module m;
+  m.functions.push_back(f);
+  return m;
+}
+
+// double g(double x, int n) { double v = x; for (...) v = sin(v); return v; }
+Module iteratedSine() {
+  ExprPtr v = var("v", kDouble), i = var("i", kInt);
+  Function f;
+  f.name = "iter";
+  f.returnType = kDouble;
+  f.params = {{"x", kDouble}, {"n", kInt}};
+  f.body = {decl("v", kDouble, var("x", kDouble)),
+            forStmt(decl("i", kInt, number(0, kInt)), binary("<", i, var("n", kInt)), assign(i, "+=", number(1, kInt)),
+                    {assign(v, "=", call("std::sin", {v}, kDouble))}),
+            ret(v)};
+  Module m;
+  m.functions.push_back(f);
+  return m;
+}
+
+std::string reverse(const Module& m, const std::string& fn) {
+  auto fs = derive::differentiate(m, {fn, {}, true}, derive::Mode::Reverse);
+  return print(fs.front());
+}
+
+}  // namespace
+
+TEST_CASE("a linear accumulation is not taped, and exp is recomputed") {
+  std::string g = reverse(logSumExp(), "lse");
+  CHECK(g.find("void lse_grad(const double* x, int n, double* x_bar)") != std::string::npos);
+  CHECK(g.find("tape") == std::string::npos);
+  CHECK(g.find("for (int i = n - 1; i >= 0; --i)") != std::string::npos);
+  CHECK(g.find("x_bar[i] += acc_bar * std::exp(x[i]);") != std::string::npos);
+}
+
+TEST_CASE("a value overwritten in a loop and read by its derivative is taped") {
+  std::string g = reverse(iteratedSine(), "iter");
+  CHECK(g.find("v_tape.push_back(v);") != std::string::npos);
+  CHECK(g.find("v = adjoint_pop(v_tape);") != std::string::npos);
+  CHECK(g.find("std::cos(v)") != std::string::npos);
+}
+
+TEST_CASE("forward mode carries tangents next to values") {
+  auto fs = derive::differentiate(logSumExp(), {"lse", {}, true}, derive::Mode::Forward);
+  std::string g = print(fs.front());
+  CHECK(g.find("double lse_jvp(const double* x, int n, const double* x_dot)") != std::string::npos);
+  CHECK(g.find("acc_dot += x_dot[i] * std::exp(x[i]);") != std::string::npos);
+  CHECK(g.find("return acc_dot / acc;") != std::string::npos);
+}
+
+TEST_CASE("simplify merges accumulations into the same place") {
+  ExprPtr xb = var("x_bar", kDouble);
+  Function f;
+  f.body = {assign(xb, "+=", var("a", kDouble)), assign(xb, "+=", var("b", kDouble)),
+            assign(var("y_bar", kDouble), "+=", var("c", kDouble))};
+  transforms::simplify(f);
+  CHECK(print(f.body) == "x_bar += a + b;\ny_bar += c;\n");
+}

@@ -1,0 +1,46 @@
+#include <doctest/doctest.h>
+
+#include "ad/ir/Diagnostic.h"
+#include "ad/ir/Printer.h"
+#include "transforms/Passes.h"
+
+using namespace adjoint;
+using namespace adjoint::ir;
+
+namespace {
+const Type kDouble = Type::of(Scalar::Double);
+const Type kInt = Type::integer();
+}  // namespace
+
+TEST_CASE("an early return moves the rest of the function into the else branch") {
+  Function f;
+  ExprPtr x = var("x", kDouble);
+  f.body = {ifStmt(binary(">", x, number(1, kDouble)), {ret(x)}), assign(x, "*=", number(2, kDouble)), ret(x)};
+  transforms::structureJumps(f);
+  CHECK(print(f.body) == "if (x > 1.0) {\n  return x;\n} else {\n  x *= 2.0;\n  return x;\n}\n");
+}
+
+TEST_CASE("a for loop with continue becomes a while loop that steps on every path") {
+  Function f;
+  ExprPtr i = var("i", kInt), s = var("s", kDouble);
+  f.body = {forStmt(decl("i", kInt, number(0, kInt)), binary("<", i, number(4, kInt)), assign(i, "+=", number(1, kInt)),
+                    {ifStmt(binary("==", i, number(2, kInt)), {jump(StmtKind::Continue)}), assign(s, "+=", number(1, kDouble))})};
+  transforms::structureJumps(f);
+  transforms::flattenBlocks(f);
+  CHECK(print(f.body) ==
+        "int i = 0;\nwhile (i < 4) {\n  if (i == 2) {\n    ++i;\n  } else {\n    s += 1.0;\n    ++i;\n  }\n}\n");
+}
+
+TEST_CASE("a return inside a loop is reported") {
+  Function f;
+  ExprPtr i = var("i", kInt);
+  f.body = {whileStmt(binary("<", i, number(4, kInt)), {ret(number(0, kDouble))})};
+  CHECK_THROWS_AS(transforms::structureJumps(f), Diagnostic);
+}
+
+TEST_CASE("shadowed locals get their own names") {
+  Function f;
+  f.body = {decl("t", kDouble, number(1, kDouble)), block({decl("t", kDouble, number(2, kDouble)), assign(var("t", kDouble), "+=", number(1, kDouble))})};
+  transforms::uniqueLocalNames(f);
+  CHECK(print(f.body) == "double t = 1.0;\n{\n  double t_2 = 2.0;\n  t_2 += 1.0;\n}\n");
+}

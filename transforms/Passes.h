@@ -1,0 +1,36 @@
+// IR → IR passes that prepare a function for differentiation. Each keeps the forward semantics
+// exactly and throws ir::Diagnostic for input it cannot bring into the required shape.
+#pragma once
+
+#include "ad/ir/Function.h"
+
+namespace adjoint::transforms {
+
+// Renames locals so that every declaration in the function has its own name (a second `i`
+// becomes `i_2`), so that later stages may move declarations between scopes.
+void uniqueLocalNames(ir::Function& f);
+
+// Moves each call to a function of the module out of a larger expression into a declaration of
+// its own (`double g_result = g(x);`), so that differentiation meets calls only as whole
+// statements: `v = g(...)`, `T v = g(...)`, or `g(...);`.
+void extractCalls(ir::Function& f, const ir::Module& m);
+
+// Brings break, continue and return into tail position: `if (c) { A; break; } B` becomes
+// `if (c) { A; break; } else { B }`, a continue is dropped (what follows moves into the else),
+// and a for loop that holds a break or continue, or is not a counted loop, becomes a while loop
+// whose step runs on each path that continues. Afterwards a jump is always the last statement of its branch, so the reverse
+// sweep can replay each iteration's path from the recorded branch decisions alone.
+void structureJumps(ir::Function& f);
+
+// Removes nested `{ ... }` blocks (names are unique after uniqueLocalNames).
+void flattenBlocks(ir::Function& f);
+
+}  // namespace adjoint::transforms
+
+namespace adjoint::transforms {
+
+// Cleans up generated code: consecutive accumulations into the same place
+// (`x_bar += a; x_bar += b;`) become one (`x_bar += a + b;`).
+void simplify(ir::Function& f);
+
+}  // namespace adjoint::transforms

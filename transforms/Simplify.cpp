@@ -1,0 +1,32 @@
+#include "transforms/Passes.h"
+
+namespace adjoint::transforms {
+
+namespace {
+
+using namespace ir;
+
+bool isAccumulation(const Stmt& s) { return s.kind == StmtKind::Assign && s.op == "+="; }
+
+void simplifyList(StmtList& body) {
+  StmtList out;
+  for (const StmtPtr& s : body) {
+    simplifyList(s->body);
+    simplifyList(s->elseBody);
+    if (!out.empty() && isAccumulation(*s) && isAccumulation(*out.back()) && sameExpr(*s->lhs, *out.back()->lhs) &&
+        !reads(s->expr, rootName(*s->lhs))) {
+      auto merged = std::make_shared<Stmt>(*out.back());
+      merged->expr = add(out.back()->expr, s->expr);
+      out.back() = merged;
+      continue;
+    }
+    out.push_back(s);
+  }
+  body = std::move(out);
+}
+
+}  // namespace
+
+void simplify(Function& f) { simplifyList(f.body); }
+
+}  // namespace adjoint::transforms

@@ -1,0 +1,154 @@
+#include "ad/analysis/Loops.h"
+#include "ad/ir/Diagnostic.h"
+#include "transforms/Passes.h"
+
+namespace adjoint::transforms {
+
+namespace {
+
+using namespace ir;
+
+bool isJump(const Stmt& s) {
+  return s.kind == StmtKind::Break || s.kind == StmtKind::Continue || s.kind == StmtKind::Return;
+}
+
+// Whether control never falls out of the end of `body`.
+bool alwaysJumps(const StmtList& body) {
+  if (body.empty()) return false;
+  const Stmt& last = *body.back();
+  if (isJump(last)) return true;
+  if (last.kind == StmtKind::If) return alwaysJumps(last.body) && alwaysJumps(last.elseBody);
+  if (last.kind == StmtKind::Block) return alwaysJumps(last.body);
+  return false;
+}
+
+// Whether a break/continue/return inside `s` leaves `s` (jumps inside nested loops that target
+// those loops do not; a return always does).
+bool jumpsOut(const Stmt& s, bool insideLoop = false) {
+  if (s.kind == StmtKind::Return) return true;
+  if (s.kind == StmtKind::Break || s.kind == StmtKind::Continue) return !insideLoop;
+  bool loop = insideLoop || isLoop(s.kind);
+  for (const StmtPtr& c : s.body)
+    if (jumpsOut(*c, loop)) return true;
+  for (const StmtPtr& c : s.elseBody)
+    if (jumpsOut(*c, loop)) return true;
+  return false;
+}
+
+class JumpStructurer {
+ public:
+  // Rewrites `body`; `continuation` is what runs after it on the fall-through path (a for
+  // loop's step), `inLoop` whether break/continue are legal here.
+  StmtList list(const StmtList& body, const StmtList& continuation, bool inLoop) {
+    StmtList out;
+    for (size_t i = 0; i < body.size(); ++i) {
+      StmtPtr s = body[i];
+      StmtList rest(body.begin() + i + 1, body.end());
+      if (s->kind == StmtKind::Break || s->kind == StmtKind::Return) {
+        out.push_back(s);
+        return out;
+      }
+      if (s->kind == StmtKind::Continue) {
+        append(out, continuation);
+        return out;
+      }
+      if (s->kind == StmtKind::If && jumpsOut(*s)) {
+        out.push_back(splitIf(s, rest, continuation, inLoop));
+        return out;
+      }
+      if (s->kind == StmtKind::Block && jumpsOut(*s)) {
+        StmtList merged = s->body;
+        append(merged, rest);
+        append(out, list(merged, continuation, inLoop));
+        return out;
+      }
+      if (isLoop(s->kind)) s = loop(s);
+      out.push_back(s);
+    }
+    append(out, continuation);
+    return out;
+  }
+
+ private:
+  static void append(StmtList& to, const StmtList& from) { to.insert(to.end(), from.begin(), from.end()); }
+
+  // `if (c) A else B; rest` where A or B jumps: rest moves into the branch that falls through.
+  StmtPtr splitIf(const StmtPtr& s, const StmtList& rest, const StmtList& continuation, bool inLoop) {
+    bool thenJumps = alwaysJumps(s->body), elseJumps = alwaysJumps(s->elseBody);
+    if (!thenJumps && !elseJumps && !rest.empty())
+      throw Diagnostic(s->loc, "a break, continue or return that not every path of this if takes, followed by more code, is not supported",
+                       "end each branch that jumps with its jump, e.g. `if (c) { ...; break; }`, and nest the rest in the other branch");
+    auto copy = std::make_shared<Stmt>(*s);
+    StmtList thenBody = s->body, elseBody = s->elseBody;
+    if (!thenJumps) append(thenBody, rest);
+    if (!elseJumps) append(elseBody, rest);
+    copy->body = list(thenBody, continuation, inLoop);
+    copy->elseBody = list(elseBody, continuation, inLoop);
+    return copy;
+  }
+
+  StmtPtr loop(const StmtPtr& s) {
+    for (const StmtPtr& c : s->body)
+      walk(c, [&](const Stmt& inner) {
+        if (inner.kind == StmtKind::Return)
+          throw Diagnostic(inner.loc, "return inside a loop is not supported",
+                           "break out of the loop and return after it");
+      });
+    bool jumps = false;
+    for (const StmtPtr& c : s->body) jumps |= jumpsOut(*c);
+    auto copy = std::make_shared<Stmt>(*s);
+    analysis::CountedLoop counted;
+    if (!jumps && (s->kind != StmtKind::For || analysis::asCountedLoop(*s, counted))) {
+      copy->body = list(s->body, {}, true);
+      return copy;
+    }
+    if (s->kind == StmtKind::DoWhile) {
+      for (const StmtPtr& c : s->body)
+        if (jumpsOut(*c))
+          throw Diagnostic(c->loc, "break or continue in a do-while loop is not supported", "use a while loop");
+    }
+    if (s->kind != StmtKind::For) {
+      copy->body = list(s->body, {}, true);
+      return copy;
+    }
+    // for (init; cond; step) body  ==  { init; while (cond) { body; step } }, with the step on
+    // every path that reaches the end of the iteration or a continue. Loops that are not
+    // counted take this form too: their reverse replays a recorded trip count.
+    StmtList step;
+    if (s->step) step.push_back(s->step);
+    StmtPtr whileLoop = at(whileStmt(s->expr, list(s->body, step, true)), s->loc);
+    StmtList scope;
+    if (s->init) scope.push_back(s->init);
+    scope.push_back(whileLoop);
+    return at(block(scope), s->loc);
+  }
+};
+
+void flattenInto(const StmtList& body, StmtList& out) {
+  for (const StmtPtr& s : body) {
+    if (s->kind == StmtKind::Block) {
+      flattenInto(s->body, out);
+      continue;
+    }
+    StmtList inner, innerElse;
+    flattenInto(s->body, inner);
+    flattenInto(s->elseBody, innerElse);
+    s->body = inner;
+    s->elseBody = innerElse;
+    out.push_back(s);
+  }
+}
+
+}  // namespace
+
+void structureJumps(Function& f) {
+  f.body = JumpStructurer().list(f.body, {}, false);
+}
+
+void flattenBlocks(Function& f) {
+  StmtList out;
+  flattenInto(f.body, out);
+  f.body = out;
+}
+
+}  // namespace adjoint::transforms

@@ -1,0 +1,71 @@
+#include <map>
+#include <set>
+
+#include "transforms/Passes.h"
+
+namespace adjoint::transforms {
+
+namespace {
+
+using namespace ir;
+
+ExprPtr rename(const ExprPtr& e, const std::map<std::string, std::string>& names) {
+  if (!e) return e;
+  if (e->kind == ExprKind::Var) {
+    auto it = names.find(e->text);
+    return it == names.end() ? e : var(it->second, e->type);
+  }
+  if (e->operands.empty()) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  for (ExprPtr& op : copy->operands) op = rename(op, names);
+  return copy;
+}
+
+class Renamer {
+ public:
+  explicit Renamer(const Function& f) {
+    for (const Param& p : f.params) used_.insert(p.name);
+  }
+
+  // `scope` maps the names visible here to their new names.
+  void list(StmtList& body, std::map<std::string, std::string> scope) {
+    for (StmtPtr& s : body) stmt(s, scope);
+  }
+
+ private:
+  std::set<std::string> used_;
+
+  std::string fresh(const std::string& name) {
+    std::string n = name;
+    for (int k = 2; used_.count(n); ++k) n = name + "_" + std::to_string(k);
+    used_.insert(n);
+    return n;
+  }
+
+  void stmt(StmtPtr& s, std::map<std::string, std::string>& scope) {
+    // A for loop's header variable is visible in the header and the body only.
+    std::map<std::string, std::string> inner = scope;
+    if (s->init) stmt(s->init, inner);
+    s->lhs = rename(s->lhs, inner);
+    s->expr = rename(s->expr, inner);
+    for (ExprPtr& a : s->args) a = rename(a, inner);
+    if (s->kind == StmtKind::Decl) {
+      scope[s->name] = fresh(s->name);
+      s->name = scope[s->name];
+      return;
+    }
+    if (s->step) stmt(s->step, inner);
+    list(s->body, inner);
+    list(s->elseBody, scope);
+  }
+};
+
+}  // namespace
+
+void uniqueLocalNames(Function& f) {
+  std::map<std::string, std::string> scope;
+  for (const Param& p : f.params) scope[p.name] = p.name;
+  Renamer(f).list(f.body, scope);
+}
+
+}  // namespace adjoint::transforms
