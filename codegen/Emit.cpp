@@ -91,7 +91,7 @@ Output emit(const Module& original, const std::vector<Function>& derivatives, co
   for (const Function& f : copies) internal.push_back(&f);
   for (const Function& d : derivatives)
     if (d.internal) internal.push_back(&d);
-  if (internal.size() > 1) {
+  if (!internal.empty()) {
     for (const Function* f : internal) src << printSignature(*f) << ";\n";
     src << "\n";
   }

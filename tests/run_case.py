@@ -55,9 +55,18 @@ def numerical(args):
             elif k in ("n", "length", "lo", "hi"):
                 option_lines.append(f"o.{k} = {v};")
         with open(os.path.join(work, f"{stem}.{fn}.grad.h")) as h:
-            grad = f"{fn}_grad" if f"{fn}_grad(" in h.read() else f"{fn}_vjp"
+            header = h.read()
+        grad = f"{fn}_grad" if f"{fn}_grad(" in header else f"{fn}_vjp"
+        mask = ""
+        if "wrt" in kv:
+            # Bit i set: parameter i of fn was differentiated.
+            signature = re.search(re.escape(grad) + r"\((.*?)\);", header, re.S).group(1)
+            names = [p.split()[-1].lstrip("*") for p in signature.split(",")]
+            params = [n for n in names if not n.endswith("_bar")]
+            wanted = kv["wrt"].split(",")
+            mask = "<" + hex(sum(1 << i for i, n in enumerate(params) if n in wanted)) + "ull>"
         checks.append("  {\n    adjoint::VerifyOptions o;\n    " + "\n    ".join(option_lines) +
-                      f'\n    failures += adjoint::verify("{fn}", {fn}, {grad}, {fn}_jvp, o);\n  }}')
+                      f'\n    failures += adjoint::verify{mask}("{fn}", {fn}, {grad}, {fn}_jvp, o);\n  }}')
     main = os.path.join(work, "main.cpp")
     with open(main, "w") as f:
         f.write('#include "adjoint/verify.h"\n' + "\n".join(includes) + f'\n#include "{case}"\n\n'

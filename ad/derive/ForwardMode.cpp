@@ -31,7 +31,6 @@ class TangentBuilder {
       g.params.push_back(Param{p->name + "_dot", t});
     }
     g.body = list(f_.body);
-    markUnusedParams(g);
     return g;
   }
 

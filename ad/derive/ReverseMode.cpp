@@ -111,10 +111,14 @@ class ReverseBuilder {
     }
     enclosingLine_ = outerLine;
     // One comment per forward line: a statement on its loop's line needs none of its own.
-    if (out.size() > first && out[first]->comment.empty() && s.loc.line != outerLine) out[first]->comment = comment(s);
+    if (out.size() > first && out[first]->comment.empty() && s.loc.line != outerLine && s.loc.line != lastCommentLine_) {
+      out[first]->comment = comment(s);
+      lastCommentLine_ = s.loc.line;
+    }
   }
 
   unsigned enclosingLine_ = 0;
+  unsigned lastCommentLine_ = 0;  // statements of one forward line share its comment
 
   StmtPtr restore(const Stmt& s) {
     ExprPtr target = s.kind == StmtKind::Decl ? var(s.name, s.type) : s.lhs;
@@ -256,7 +260,6 @@ class ReverseBuilder {
     StmtList& first = !adjointDecls.empty() ? adjointDecls : reverse;
     if (!first.empty()) first.front()->comment = join("reverse sweep", first.front()->comment);
     for (StmtList* part : {&setup, &forward, &adjointDecls, &reverse, &tail}) g.body.insert(g.body.end(), part->begin(), part->end());
-    markUnusedParams(g);
     return g;
   }
 

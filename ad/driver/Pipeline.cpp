@@ -43,6 +43,7 @@ class StageRunner {
 ir::Module prepare(const ir::Module& original) {
   ir::Module m = original;
   for (ir::Function& f : m.functions) {
+    f.body = ir::clone(f.body);
     transforms::uniqueLocalNames(f);
     transforms::extractCalls(f, m);
     transforms::structureJumps(f);
@@ -94,7 +95,11 @@ std::optional<PipelineResult> runPipeline(const PipelineOptions& o) {
     result.derivatives = stages.run("differentiate", [&] { return derive::differentiate(result.prepared, entry, o.mode); });
     stages.dump("differentiate", printFunctions(result.derivatives));
     stages.run("simplify", [&] {
-      for (ir::Function& d : result.derivatives) transforms::simplify(d);
+      for (ir::Function& d : result.derivatives) {
+        transforms::simplify(d);
+        transforms::removeDeadCode(d, result.prepared);
+        derive::markUnusedParams(d);
+      }
       return 0;
     });
     stages.dump("simplify", printFunctions(result.derivatives));

@@ -70,6 +70,14 @@ ExprPtr index(ExprPtr base, ExprPtr idx) {
 
 ExprPtr unary(const std::string& op, ExprPtr e) {
   if (op == "-") return neg(std::move(e));
+  if (op == "!" && e->kind == ExprKind::Unary && e->text == "!") return e->operands[0];
+  bool integral = e->kind == ExprKind::Binary && !e->operands[0]->type.isFloating() && !e->operands[1]->type.isFloating();
+  if (op == "!" && integral && isComparison(e->text)) {
+    // !(a < b) is a >= b for integers; not for floats, where NaN makes both comparisons false.
+    static const char* const negated[][2] = {{"<", ">="}, {"<=", ">"}, {">", "<="}, {">=", "<"}, {"==", "!="}, {"!=", "=="}};
+    for (const auto& pair : negated)
+      if (e->text == pair[0]) return binary(pair[1], e->operands[0], e->operands[1]);
+  }
   Type t = op == "!" ? Type::of(Scalar::Bool) : op == "*" ? e->type.element() : e->type;
   return make(ExprKind::Unary, t, op, {std::move(e)});
 }

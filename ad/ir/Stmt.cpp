@@ -80,6 +80,22 @@ StmtPtr at(StmtPtr s, SourceLoc loc) {
   return s;
 }
 
+static StmtPtr cloneStmt(const StmtPtr& s) {
+  if (!s) return s;
+  auto copy = std::make_shared<Stmt>(*s);
+  copy->init = cloneStmt(s->init);
+  copy->step = cloneStmt(s->step);
+  copy->body = clone(s->body);
+  copy->elseBody = clone(s->elseBody);
+  return copy;
+}
+
+StmtList clone(const StmtList& body) {
+  StmtList out;
+  for (const StmtPtr& s : body) out.push_back(cloneStmt(s));
+  return out;
+}
+
 bool isLoop(StmtKind k) { return k == StmtKind::For || k == StmtKind::While || k == StmtKind::DoWhile; }
 
 }  // namespace adjoint::ir

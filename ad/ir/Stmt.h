@@ -87,4 +87,8 @@ void walkExprs(const StmtList& list, F&& visit) {
 
 bool isLoop(StmtKind k);
 
+// A deep copy: passes that rewrite statements in place work on copies, so the parsed module
+// stays as the user wrote it.
+StmtList clone(const StmtList& body);
+
 }  // namespace adjoint::ir

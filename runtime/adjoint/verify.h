@@ -40,13 +40,15 @@ struct VerifyOptions {
 
 namespace detail {
 
-template <class A>
+// One parameter: its values, and for differentiated ones their adjoints and tangents. A floating
+// parameter left out of `wrt` is still an input, held fixed.
+template <class A, bool InWrt>
 struct Slot {
   using Pointee = std::remove_pointer_t<A>;
   using E = std::remove_cv_t<Pointee>;
   static constexpr bool pointer = std::is_pointer_v<A>;
-  static constexpr bool floating = std::is_floating_point_v<E>;
-  static constexpr bool output = pointer && !std::is_const_v<Pointee> && floating;
+  static constexpr bool output = pointer && !std::is_const_v<Pointee> && std::is_floating_point_v<E>;
+  static constexpr bool floating = std::is_floating_point_v<E> && (InWrt || output);
 
   std::vector<E> initial, value, bar, dot, direction, weight;
 
@@ -66,11 +68,14 @@ struct Slot {
 // that should vanish is compared absolutely.
 inline double relativeError(double a, double b) { return std::fabs(a - b) / std::max({std::fabs(a), std::fabs(b), 1e-4}); }
 
-template <class R, class... A>
-class Verifier {
+template <class R, unsigned long long Wrt, class Positions, class... A>
+class Verifier;
+
+template <class R, unsigned long long Wrt, size_t... I, class... A>
+class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
  public:
   Verifier(const std::string& name, const VerifyOptions& o) : name_(name), o_(o), rng_(o.seed) {
-    constexpr bool usesFloat = std::is_same_v<R, float> || (std::is_same_v<typename Slot<A>::E, float> || ...);
+    constexpr bool usesFloat = std::is_same_v<R, float> || (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<A>>, float> || ...);
     if (usesFloat) {
       o_.step = o.floatStep;
       o_.fdTolerance = o.floatFdTolerance;
@@ -96,7 +101,7 @@ class Verifier {
   std::string name_;
   VerifyOptions o_;
   std::mt19937_64 rng_;
-  std::tuple<Slot<A>...> slots_;
+  std::tuple<Slot<A, ((Wrt >> I) & 1) != 0>...> slots_;
   double returnWeight_ = 1;
 
   double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng_); }
@@ -113,12 +118,14 @@ class Verifier {
       using E = typename S::E;
       size_t count = S::pointer ? o_.length : 1;
       s.initial.assign(count, E{});
-      if constexpr (S::floating) {
+      if constexpr (std::is_floating_point_v<E>) {
         for (auto& x : s.initial) x = static_cast<E>(uniform(o_.lo, o_.hi));
-        s.direction.resize(count);
-        s.weight.resize(count);
-        for (auto& x : s.direction) x = static_cast<E>(uniform(-1, 1));
-        for (auto& x : s.weight) x = static_cast<E>(uniform(-1, 1));
+        if constexpr (S::floating) {
+          s.direction.resize(count);
+          s.weight.resize(count);
+          for (auto& x : s.direction) x = static_cast<E>(uniform(-1, 1));
+          for (auto& x : s.weight) x = static_cast<E>(uniform(-1, 1));
+        }
       } else if constexpr (std::is_same_v<E, bool>) {
         s.initial.assign(count, true);
       } else {
@@ -287,10 +294,11 @@ class Verifier {
 }  // namespace detail
 
 // Returns the number of failed checks (0 when the derivatives agree with finite differences and
-// with each other).
-template <class R, class... A, class Grad, class Jvp>
+// with each other). Bit i of Wrt says whether parameter i was differentiated (`--wrt`); by
+// default every floating parameter was.
+template <unsigned long long Wrt = ~0ull, class R, class... A, class Grad, class Jvp>
 int verify(const std::string& name, R (*f)(A...), Grad grad, Jvp jvp, const VerifyOptions& options = {}) {
-  return detail::Verifier<R, A...>(name, options).run(f, grad, jvp);
+  return detail::Verifier<R, Wrt, std::index_sequence_for<A...>, A...>(name, options).run(f, grad, jvp);
 }
 
 }  // namespace adjoint

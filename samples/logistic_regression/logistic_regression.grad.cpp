@@ -26,15 +26,12 @@ void loss_grad(const double *X, const double *y, int n, int d, const double *w, 
   std::vector<double> z_tape;
   double z = 0.0;
   // forward sweep
-  double total = 0.0;
   for (int i = 0; i < n; ++i) {
     z_tape.push_back(z);
     z = b;
     for (int j = 0; j < d; ++j) {
       z += X[i * d + j] * w[j];
     }
-    double softplus = z > 0.0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z));
-    total += softplus - y[i] * z;
   }
   double penalty = 0.0;
   for (int j_2 = 0; j_2 < d; ++j_2) {

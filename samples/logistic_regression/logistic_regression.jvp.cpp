@@ -15,7 +15,6 @@ double loss_jvp(const double *X, const double *y, int n, int d, const double *w,
                 double lambda, const double *X_dot, const double *y_dot, const double *w_dot,
                 double b_dot, double lambda_dot) {
   double total_dot = 0.0;
-  double total = 0.0;
   for (int i = 0; i < n; ++i) {
     double z_dot = b_dot;
     double z = b;
@@ -25,9 +24,7 @@ double loss_jvp(const double *X, const double *y, int n, int d, const double *w,
     }
     double softplus_dot = z > 0.0 ? z_dot - z_dot * std::exp(-z) / (1.0 + std::exp(-z))
                                   : z_dot * std::exp(z) / (1.0 + std::exp(z));
-    double softplus = z > 0.0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z));
     total_dot += softplus_dot - (y_dot[i] * z + z_dot * y[i]);
-    total += softplus - y[i] * z;
   }
   double penalty_dot = 0.0;
   double penalty = 0.0;

@@ -1,0 +1,80 @@
+// Arrays: pointer parameters read and written at computed indices, local arrays, overwrites.
+#include <cmath>
+
+double dot(const double* a, const double* b, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += a[i] * b[i];
+  return s;
+}
+// CHECK: dot
+
+double strided(const double* x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += x[2 * i + 1] * x[(i * 3) % 7];
+  return s;
+}
+// CHECK: strided
+
+void square_into(const double* x, double* y, int n) {
+  for (int i = 0; i < n; ++i) y[i] = x[i] * x[i];
+}
+// CHECK: square_into
+
+void prefix_sum(const double* x, double* out, int n) {
+  out[0] = x[0];
+  for (int i = 1; i < n; ++i) out[i] = out[i - 1] + x[i];
+}
+// CHECK: prefix_sum
+
+void in_place(double* v, int n) {
+  for (int i = 0; i < n; ++i) v[i] = std::sin(v[i]) * v[i];
+  for (int i = 0; i < n; ++i) v[i] *= 2;
+}
+// CHECK: in_place
+
+double local_array(double x, double y) {
+  double w[3] = {x, y, x * y};
+  double tmp[4];
+  for (int i = 0; i < 3; ++i) tmp[i] = w[i] * w[(i + 1) % 3];
+  tmp[3] = tmp[0] + tmp[2];
+  return tmp[3] * tmp[1] + w[2];
+}
+// CHECK: local_array
+
+double overwrite_array(double* buf, int n, double s) {
+  double total = 0;
+  for (int k = 0; k < 3; ++k) {
+    for (int i = 0; i < n; ++i) buf[i] = std::sin(buf[i] * s);
+    total += buf[k];
+  }
+  return total;
+}
+// CHECK: overwrite_array
+
+double deref_pointer(const double* p, double* q) {
+  *q = *p * 2;
+  return *q * *p;
+}
+// CHECK: deref_pointer
+
+double matvec_norm(const double* A, const double* x, int n) {
+  double y[8];
+  for (int i = 0; i < n; ++i) {
+    y[i] = 0;
+    for (int j = 0; j < n; ++j) y[i] += A[i * n + j] * x[j];
+  }
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += y[i] * y[i];
+  return std::sqrt(s);
+}
+// CHECK: matvec_norm
+
+double gather(const double* x, const double* weights, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    int j = (i * 5 + 2) % n;
+    s += weights[j] * std::exp(-x[i] * x[j]);
+  }
+  return s;
+}
+// CHECK: gather

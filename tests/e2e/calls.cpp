@@ -1,0 +1,63 @@
+// Calls to functions of the same translation unit, differentiated in turn; recursion.
+#include <cmath>
+
+static double square(double v) { return v * v; }
+
+double sigmoid(double z) { return 1 / (1 + std::exp(-z)); }
+
+double uses_helpers(double x, double y) { return square(x) * sigmoid(y) + square(sigmoid(x * y)); }
+// CHECK: uses_helpers
+
+double helper_sum(const double* a, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += square(a[i]);
+  return s;
+}
+
+double calls_with_arrays(const double* a, int n, double scale) { return scale * helper_sum(a, n) + helper_sum(a, n / 2); }
+// CHECK: calls_with_arrays
+
+void affine(const double* x, double* y, int n, double a, double b) {
+  for (int i = 0; i < n; ++i) y[i] = a * x[i] + b;
+}
+
+double calls_void(const double* x, int n, double a) {
+  double y[16];
+  affine(x, y, n, a, 0.5);
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += std::sin(y[i]);
+  return s;
+}
+// CHECK: calls_void n=6
+
+double power(double x, int k) {
+  if (k == 0) return 1;
+  return x * power(x, k - 1);
+}
+
+double recursion(double x, double y) { return power(x, 4) + power(y, 3) * x; }
+// CHECK: recursion
+
+double calls_in_loop(double x, int n) {
+  double v = x;
+  for (int i = 0; i < n; ++i) v = sigmoid(v) + square(v) * 0.1;
+  return v;
+}
+// CHECK: calls_in_loop n=4
+
+double partially_active(double x, double c) {
+  double constant = square(3.0) + c * 0;
+  return square(x) * constant + sigmoid(2.0);
+}
+// CHECK: partially_active
+
+double call_accumulate(double x, double y) {
+  double s = x;
+  s += square(y);
+  s -= sigmoid(x);
+  return s * y;
+}
+// CHECK: call_accumulate
+
+double with_wrt(double x, double y, double z) { return x * y * z + std::sin(z); }
+// CHECK: with_wrt wrt=x,z

@@ -1,0 +1,112 @@
+#include <set>
+
+#include "transforms/Passes.h"
+
+namespace adjoint::transforms {
+
+namespace {
+
+using namespace ir;
+
+class DeadCode {
+ public:
+  DeadCode(const Function& f, const Module& m) : f_(f), m_(m) {}
+
+  // One round; returns whether something was removed.
+  bool run(StmtList& body) {
+    read_.clear();
+    collectReads(body);
+    return prune(body);
+  }
+
+ private:
+  const Function& f_;
+  const Module& m_;
+  std::set<std::string> read_;
+
+  void collectReads(const StmtList& body) {
+    walk(body, [&](const Stmt& s) {
+      for (const ExprPtr& e : {s.expr}) noteReads(e);
+      for (const ExprPtr& e : s.args) noteReads(e);
+      if (s.lhs) {
+        // Writing x or a[i] is no read of x or a, but i is read.
+        for (const Expr* e = s.lhs.get(); e->kind == ExprKind::Index; e = e->operands[0].get()) noteReads(e->operands[1]);
+        if (s.lhs->kind == ExprKind::Unary) noteReads(s.lhs);
+      }
+    });
+  }
+
+  void noteReads(const ExprPtr& e) {
+    walk(e, [&](const Expr& x) {
+      if (x.kind == ExprKind::Var) read_.insert(x.text);
+    });
+  }
+
+  bool pure(const ExprPtr& e) const {
+    bool ok = true;
+    walk(e, [&](const Expr& x) {
+      if (x.kind != ExprKind::Call || x.text.rfind("std::", 0) == 0) return;
+      const Function* callee = m_.find(x.text);
+      if (!callee) {
+        ok = false;
+        return;
+      }
+      for (const Param& p : callee->params) ok &= !(p.type.pointer && !p.type.constPointee);
+    });
+    return ok;
+  }
+
+  bool dead(const Stmt& s) const {
+    switch (s.kind) {
+      case StmtKind::Decl: {
+        bool initPure = (!s.expr || pure(s.expr));
+        for (const ExprPtr& a : s.args) initPure &= pure(a);
+        return !read_.count(s.name) && initPure && s.type.scalar != Scalar::Opaque;
+      }
+      case StmtKind::Assign: {
+        const std::string& v = rootName(*s.lhs);
+        return !f_.param(v) && !read_.count(v) && pure(s.expr) && s.lhs->kind != ExprKind::Unary;
+      }
+      case StmtKind::If: return s.body.empty() && s.elseBody.empty() && pure(s.expr);
+      case StmtKind::For: return s.body.empty();
+      default: return false;
+    }
+  }
+
+  bool prune(StmtList& body) {
+    bool changed = false;
+    StmtList out;
+    std::string orphanComment;  // of a removed statement: it moves to the next one kept
+    for (const StmtPtr& s : body) {
+      changed |= prune(s->body);
+      changed |= prune(s->elseBody);
+      if (dead(*s)) {
+        changed = true;
+        if (!s->comment.empty()) orphanComment = s->comment;
+        continue;
+      }
+      if (s->kind == StmtKind::If && s->body.empty() && !s->elseBody.empty()) {
+        s->expr = unary("!", s->expr);
+        std::swap(s->body, s->elseBody);
+      }
+      if (!orphanComment.empty()) {
+        bool section = orphanComment == "forward sweep" || orphanComment == "reverse sweep";
+        if (section || s->comment.empty()) s->comment = s->comment.empty() ? orphanComment : orphanComment + "\n" + s->comment;
+        orphanComment.clear();
+      }
+      out.push_back(s);
+    }
+    body = std::move(out);
+    return changed;
+  }
+};
+
+}  // namespace
+
+void removeDeadCode(Function& f, const Module& m) {
+  DeadCode dce(f, m);
+  while (dce.run(f.body)) {
+  }
+}
+
+}  // namespace adjoint::transforms
