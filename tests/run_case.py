@@ -113,15 +113,11 @@ def bad(args):
     case = os.path.abspath(args.path)
     work = tempfile.mkdtemp(prefix="adjoint-bad-")
     out = os.path.join(work, "out.cpp")
+    # `// ARGS: grad %s --fn f`: %s is this file, %out an output path in a fresh directory.
     cmd_args = " ".join(directives(case, "ARGS")).replace("%out", out).replace("%s", case).split()
     if "-o" not in cmd_args:
         cmd_args += ["-o", out]
-    mode = "jvp" if "jvp" in cmd_args[:1] else "grad"
-    if cmd_args[:1] in (["grad"], ["jvp"]):
-        cmd_args = cmd_args[1:]
-    if not any(a.endswith((".cpp", ".cu")) or a == "--" for a in cmd_args):
-        cmd_args = [case] + cmd_args
-    r = run([args.adjoint, mode, *cmd_args])
+    r = run([args.adjoint, *cmd_args])
     problems = []
     if r.returncode == 0:
         problems.append("the tool succeeded")

@@ -137,8 +137,9 @@ std::optional<ir::Module> Converter::run(const std::vector<std::string>& roots) 
     if (!found) {
       std::string candidates;
       for (const FunctionDecl* fd : defs) candidates += (candidates.empty() ? "" : ", ") + fd->getNameAsString();
-      SourceLocation start = sm_.getLocForStartOfFile(sm_.getMainFileID());
-      report_.error(SourceRange(start, start), "no function named '" + name + "' is defined in this file",
+      std::string file = "this file";
+      if (auto entry = sm_.getFileEntryRefForID(sm_.getMainFileID())) file = "'" + entry->getName().str() + "'";
+      report_.error(SourceRange(), "no function named '" + name + "' is defined in " + file,
                     candidates.empty() ? "the file defines no functions" : "functions defined here: " + candidates);
       continue;
     }

@@ -1,0 +1,4 @@
+// ARGS: grad %s --fn f
+// EXPECT: error:
+double f(double x) { return x; }
+\x00\x01 @@@ ### 

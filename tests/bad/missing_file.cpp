@@ -1,0 +1,3 @@
+// ARGS: grad /nonexistent/model.cpp --fn f
+// EXPECT: error: cannot read '/nonexistent/model.cpp'
+double f(double x) { return x; }
