@@ -16,7 +16,16 @@ bool asCountedLoop(const Stmt& s, CountedLoop& out) {
                   (step.op == "+=" || step.op == "-=") && isOne(step.expr);
   if (!unitStep) return false;
   const Expr& cond = *s.expr;
-  if (cond.kind != ExprKind::Binary || cond.operands[0]->kind != ExprKind::Var || cond.operands[0]->text != i) return false;
+  if (cond.kind != ExprKind::Binary || !isComparison(cond.text)) return false;
+  // `i + c < b` is `i < b - c` (and `i - c < b` is `i < b + c`) for an integer literal c.
+  ExprPtr bound = cond.operands[1];
+  const Expr* lhs = cond.operands[0].get();
+  if (lhs->kind == ExprKind::Binary && (lhs->text == "+" || lhs->text == "-") &&
+      lhs->operands[1]->kind == ExprKind::Number && lhs->operands[1]->type.scalar == Scalar::Int) {
+    bound = lhs->text == "+" ? sub(bound, lhs->operands[1]) : add(bound, lhs->operands[1]);
+    lhs = lhs->operands[0].get();
+  }
+  if (lhs->kind != ExprKind::Var || lhs->text != i || bound->type.isFloating()) return false;
   bool increasing = step.op == "+=";
   bool ok = increasing ? (cond.text == "<" || cond.text == "<=") : (cond.text == ">" || cond.text == ">=");
   if (!ok) return false;
@@ -24,10 +33,10 @@ bool asCountedLoop(const Stmt& s, CountedLoop& out) {
   bool jumps = false;
   walk(s.body, [&](const Stmt& x) { jumps |= x.kind == StmtKind::Break || x.kind == StmtKind::Continue || x.kind == StmtKind::Return; });
   if (jumps || written.count(i)) return false;
-  for (const ExprPtr& e : {init.expr, cond.operands[1]})
+  for (const ExprPtr& e : {init.expr, bound})
     for (const std::string& v : readVariables(e))
       if (written.count(v)) return false;
-  out = CountedLoop{i, init.type, init.expr, cond.operands[1], increasing, cond.text == "<=" || cond.text == ">="};
+  out = CountedLoop{i, init.type, init.expr, bound, increasing, cond.text == "<=" || cond.text == ">="};
   return true;
 }
 

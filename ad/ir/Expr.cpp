@@ -107,8 +107,22 @@ ExprPtr cast(const Type& type, ExprPtr e) {
   return make(ExprKind::Cast, type.element(), "", {std::move(e)});
 }
 
+// (x + c1) + c2 and (x - c1) + c2 with integer literals c1, c2: one literal, as in `n - 2`.
+// (Not for floating types, where regrouping would change the rounding.)
+static ExprPtr foldOffsets(const ExprPtr& a, double c, const Type& t) {
+  bool offset = t.scalar == Scalar::Int && a->kind == ExprKind::Binary && (a->text == "+" || a->text == "-") &&
+                a->operands[1]->kind == ExprKind::Number;
+  if (!offset) return nullptr;
+  double total = (a->text == "+" ? a->operands[1]->value : -a->operands[1]->value) + c;
+  if (total == 0) return cast(t, a->operands[0]);
+  return total > 0 ? make(ExprKind::Binary, t, "+", {a->operands[0], number(total, t)})
+                   : make(ExprKind::Binary, t, "-", {a->operands[0], number(-total, t)});
+}
+
 ExprPtr add(ExprPtr a, ExprPtr b) {
   Type t = arithmeticType(a->type, b->type);
+  if (b->kind == ExprKind::Number)
+    if (ExprPtr folded = foldOffsets(a, b->value, t)) return folded;
   if (bothNumbers(a, b)) return number(a->value + b->value, t);
   if (isZero(a)) return cast(t, std::move(b));
   if (isZero(b)) return cast(t, std::move(a));
@@ -119,6 +133,8 @@ ExprPtr add(ExprPtr a, ExprPtr b) {
 
 ExprPtr sub(ExprPtr a, ExprPtr b) {
   Type t = arithmeticType(a->type, b->type);
+  if (b->kind == ExprKind::Number)
+    if (ExprPtr folded = foldOffsets(a, -b->value, t)) return folded;
   if (bothNumbers(a, b)) return number(a->value - b->value, t);
   if (isZero(b)) return cast(t, std::move(a));
   if (isZero(a)) return cast(t, neg(std::move(b)));
