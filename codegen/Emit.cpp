@@ -87,6 +87,11 @@ Output emit(const Module& original, const std::vector<Function>& derivatives, co
            "template <class T> static T adjoint_pop(std::vector<T>& tape) {\n"
            "  T value = tape.back();\n  tape.pop_back();\n  return value;\n}\n\n";
   }
+  if (!original.externals.empty()) {
+    src << "// Defined by the forward program; differentiated through their rules or as constants.\n";
+    for (const Function& f : original.externals) src << printSignature(f) << ";\n";
+    src << "\n";
+  }
   std::vector<const Function*> internal;
   for (const Function& f : copies) internal.push_back(&f);
   for (const Function& d : derivatives)

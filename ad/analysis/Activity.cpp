@@ -14,17 +14,25 @@ std::set<std::string> readVariables(const ExprPtr& e) {
 
 namespace {
 
-bool readsAny(const ExprPtr& e, const std::set<std::string>& names) {
-  bool found = false;
-  walk(e, [&](const Expr& x) { found |= x.kind == ExprKind::Var && names.count(x.text); });
-  return found;
+// Whether e depends on a variable in `names`. The result of a call that has no derivative (a
+// function marked nondifferentiable) is a constant whatever its arguments.
+bool readsAny(const ExprPtr& e, const std::set<std::string>& names, const Module& m) {
+  if (!e) return false;
+  if (e->kind == ExprKind::Var) return names.count(e->text) > 0;
+  if (e->kind == ExprKind::Call && !m.rule(e->text)) {
+    const Function* callee = m.find(e->text);
+    if (!callee || callee->nondifferentiable) return false;
+  }
+  for (const ExprPtr& op : e->operands)
+    if (readsAny(op, names, m)) return true;
+  return false;
 }
 
 // The pointer arguments through which a call to a function of the module may write.
 std::set<std::string> writtenPointerArgs(const Expr& call, const Module& m) {
   std::set<std::string> out;
   const Function* callee = m.find(call.text);
-  if (!callee) return out;
+  if (!callee || callee->nondifferentiable) return out;
   for (size_t i = 0; i < call.operands.size() && i < callee->params.size(); ++i) {
     const Type& t = callee->params[i].type;
     if (t.pointer && !t.constPointee && t.isFloating() && call.operands[i]->kind == ExprKind::Var)
@@ -56,8 +64,8 @@ std::set<std::string> variedVariables(const Function& f, const std::set<std::str
     changed = false;
     auto mark = [&](const std::string& name) { changed |= varied.insert(name).second; };
     walk(f.body, [&](const Stmt& s) {
-      bool fromVaried = readsAny(s.expr, varied);
-      for (const ExprPtr& a : s.args) fromVaried |= readsAny(a, varied);
+      bool fromVaried = readsAny(s.expr, varied, m);
+      for (const ExprPtr& a : s.args) fromVaried |= readsAny(a, varied, m);
       if (s.kind == StmtKind::Assign && s.lhs->type.isFloating() && fromVaried) mark(rootName(*s.lhs));
       if (s.kind == StmtKind::Decl && s.type.isFloating() && fromVaried) mark(s.name);
       if (s.expr && s.expr->kind == ExprKind::Call && fromVaried)

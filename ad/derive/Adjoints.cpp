@@ -2,7 +2,7 @@
 
 #include "ad/analysis/Activity.h"
 #include "ad/ir/Diagnostic.h"
-#include "ad/rules/MathRules.h"
+#include "ad/rules/Rules.h"
 
 namespace adjoint::derive {
 
@@ -106,10 +106,14 @@ void Adjoints::propagate(const ExprPtr& e, const ExprPtr& adj, StmtList& out) {
       }
       return;
     case ExprKind::Call: {
-      const rules::MathRule* rule = rules::findMathRule(e->text);
-      if (!rule) throw Diagnostic({}, "internal error: call to '" + e->text + "' inside an expression", "");
-      for (int i = 0; i < rule->arity; ++i)
-        if (readsActive(e->operands[i])) propagate(e->operands[i], mul(adj, rule->partial(e->operands, i)), out);
+      const Rule* rule = m_.rule(e->text);
+      if (!rule) return;  // a nondifferentiable function: its value is a constant
+      for (size_t i = 0; i < e->operands.size(); ++i) {
+        if (!readsActive(e->operands[i])) continue;
+        ExprPtr partial = rules::callPartial(*rule, *e, i);
+        if (!partial) throw Diagnostic({}, "no derivative of '" + e->text + "' with respect to argument " + std::to_string(i + 1), "");
+        propagate(e->operands[i], mul(adj, partial), out);
+      }
       return;
     }
     default: return;

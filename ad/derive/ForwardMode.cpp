@@ -3,7 +3,7 @@
 
 #include "ad/analysis/Activity.h"
 #include "ad/ir/Diagnostic.h"
-#include "ad/rules/MathRules.h"
+#include "ad/rules/Rules.h"
 
 namespace adjoint::derive {
 
@@ -82,16 +82,19 @@ class TangentBuilder {
   }
 
   ExprPtr callTangent(const Expr& c) {
-    if (const rules::MathRule* rule = rules::findMathRule(c.text)) {
+    if (const Rule* rule = m_.rule(c.text)) {
       ExprPtr sum = number(0, c.type);
-      for (int i = 0; i < rule->arity; ++i) {
+      for (size_t i = 0; i < c.operands.size(); ++i) {
         ExprPtr d = tangent(c.operands[i]);
-        if (!isZero(d)) sum = add(sum, mul(d, rule->partial(c.operands, i)));
+        if (isZero(d)) continue;
+        ExprPtr partial = rules::callPartial(*rule, c, i);
+        if (!partial) throw Diagnostic({}, "no derivative of '" + c.text + "' with respect to argument " + std::to_string(i + 1), "");
+        sum = add(sum, mul(d, partial));
       }
       return sum;
     }
     const Function* callee = m_.find(c.text);
-    if (!callee) throw Diagnostic({}, "internal error: unknown callee '" + c.text + "'", "");
+    if (!callee || callee->nondifferentiable) return number(0, c.type.isFloating() ? c.type : Type::of(Scalar::Double));
     std::set<std::string> wrt;
     std::vector<ExprPtr> tangents;
     for (size_t i = 0; i < callee->params.size(); ++i) {

@@ -1,6 +1,7 @@
 #include "ad/frontend/AstToIr.h"
 
 #include <deque>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -12,7 +13,7 @@
 #include <clang/Basic/SourceManager.h>
 
 #include "ad/frontend/Diagnostics.h"
-#include "ad/rules/MathRules.h"
+#include <clang/AST/Attr.h>
 
 namespace adjoint::frontend {
 
@@ -33,6 +34,18 @@ class Converter {
   Reporter report_;
   std::deque<const FunctionDecl*> pending_;
   std::set<const FunctionDecl*> queued_;
+  std::map<std::string, ir::Rule> rules_;  // by the name of the function they differentiate
+  ir::Module module_;
+
+  std::vector<const FunctionDecl*> ruleDecls_;
+  void collectRules(const DeclContext* dc, bool inRules);
+  // Registers the rule `fd` (when `convertBody`, converts its expression: after all rules are
+  // known, since rules call functions that have rules).
+  void addRule(const FunctionDecl* fd, bool convertBody);
+  ir::ExprPtr ruleCall(const FunctionDecl* fd, const std::string& spelled, const std::string& key,
+                       std::vector<ir::ExprPtr> args, const ir::Type& type);
+  void declareExternal(const FunctionDecl* fd, const std::string& name);
+  static bool markedNondifferentiable(const Decl* d);
 
   std::vector<const FunctionDecl*> definitionsInMainFile();
   void enqueue(const FunctionDecl* fd);
@@ -128,7 +141,85 @@ void Converter::enqueue(const FunctionDecl* fd) {
   if (queued_.insert(fd).second) pending_.push_back(fd);
 }
 
+bool Converter::markedNondifferentiable(const Decl* d) {
+  for (const auto* a : d->specific_attrs<AnnotateAttr>())
+    if (a->getAnnotation() == "adjoint::nondifferentiable") return true;
+  return false;
+}
+
+// Finds the functions of namespace adjoint::rules, wherever the namespace is opened.
+void Converter::collectRules(const DeclContext* dc, bool inRules) {
+  for (const Decl* d : dc->decls()) {
+    if (const auto* ns = dyn_cast<NamespaceDecl>(d)) {
+      bool adjoint = ns->getName() == "adjoint" && isa<TranslationUnitDecl>(dc);
+      if (adjoint || (ns->getName() == "rules" && isa<NamespaceDecl>(dc) && cast<NamespaceDecl>(dc)->getName() == "adjoint" &&
+                      isa<TranslationUnitDecl>(cast<NamespaceDecl>(dc)->getParent())))
+        collectRules(ns, !adjoint);
+    } else if (const auto* fd = dyn_cast<FunctionDecl>(d); fd && inRules && fd->doesThisDeclarationHaveABody()) {
+      ruleDecls_.push_back(fd);
+    }
+  }
+}
+
+// `double f_dx(double x, double y) { return ...; }` is the partial of f with respect to x.
+void Converter::addRule(const FunctionDecl* fd, bool convertBody) {
+  std::string name = fd->getNameAsString();
+  for (unsigned k = 0; k < fd->getNumParams(); ++k) {
+    std::string suffix = "_d" + fd->getParamDecl(k)->getNameAsString();
+    if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
+    std::string target = name.substr(0, name.size() - suffix.size());
+    const auto* body = dyn_cast<CompoundStmt>(fd->getBody());
+    const auto* ret = body && body->size() == 1 ? dyn_cast<ReturnStmt>(body->body_front()) : nullptr;
+    if (!ret || !ret->getRetValue()) {
+      if (convertBody) return;
+      fail(fd->getSourceRange(), "the derivative rule '" + name + "' must be a single return statement",
+           "write the partial derivative as one expression: `return ...;`");
+      return;
+    }
+    ir::Rule& rule = rules_[target];
+    if (convertBody) {
+      rule.partials[k] = convertExpr(ret->getRetValue());
+      return;
+    }
+    std::vector<std::string> params;
+    for (const ParmVarDecl* p : fd->parameters()) params.push_back(p->getNameAsString());
+    if (!rule.params.empty() && rule.params != params) {
+      fail(fd->getSourceRange(), "the rules of '" + target + "' disagree on its parameters",
+           "give every rule of a function the same parameter names");
+      return;
+    }
+    rule.params = params;
+    rule.partials.resize(params.size());
+    return;
+  }
+  if (convertBody) return;
+  fail(fd->getSourceRange(), "'" + name + "' in namespace adjoint::rules names no parameter after _d",
+       "name a rule <function>_d<parameter>, e.g. softclip_dx for the derivative of softclip(x) in x");
+}
+
+void Converter::declareExternal(const FunctionDecl* fd, const std::string& name) {
+  for (const ir::Function& f : module_.externals)
+    if (f.name == name) return;
+  ir::Function f;
+  f.name = name;
+  if (auto t = convertType(fd->getReturnType(), fd->getReturnTypeSourceRange(), true)) f.returnType = *t;
+  for (const ParmVarDecl* p : fd->parameters())
+    if (auto t = convertType(p->getType(), p->getSourceRange())) f.params.push_back({p->getNameAsString(), *t});
+  module_.externals.push_back(f);
+}
+
+ir::ExprPtr Converter::ruleCall(const FunctionDecl* fd, const std::string& spelled, const std::string& key,
+                                std::vector<ir::ExprPtr> args, const ir::Type& type) {
+  module_.rules[spelled] = rules_.at(key);
+  if (spelled.rfind("std::", 0) != 0) declareExternal(fd, spelled);
+  return ir::call(spelled, std::move(args), type);
+}
+
 std::optional<ir::Module> Converter::run(const std::vector<std::string>& roots) {
+  collectRules(ctx_.getTranslationUnitDecl(), false);
+  for (const FunctionDecl* fd : ruleDecls_) addRule(fd, false);
+  for (const FunctionDecl* fd : ruleDecls_) addRule(fd, true);
+  if (report_.failed()) return std::nullopt;
   std::vector<const FunctionDecl*> defs = definitionsInMainFile();
   for (const std::string& name : roots) {
     const FunctionDecl* found = nullptr;
@@ -145,13 +236,13 @@ std::optional<ir::Module> Converter::run(const std::vector<std::string>& roots) 
     }
     enqueue(found);
   }
-  ir::Module module;
   while (!pending_.empty()) {
     const FunctionDecl* fd = pending_.front();
     pending_.pop_front();
-    module.functions.push_back(convertFunction(fd));
+    module_.functions.push_back(convertFunction(fd));
   }
   if (report_.failed()) return std::nullopt;
+  ir::Module module = std::move(module_);
   llvm::StringRef text = sm_.getBufferData(sm_.getMainFileID());
   std::istringstream lines(text.str());
   for (std::string l; std::getline(lines, l);) module.sourceLines.push_back(l);
@@ -163,6 +254,7 @@ ir::Function Converter::convertFunction(const FunctionDecl* fd) {
   ir::Function f;
   f.name = fd->getNameAsString();
   f.loc = loc(fd->getLocation());
+  f.nondifferentiable = markedNondifferentiable(fd);
   if (isa<CXXMethodDecl>(fd))
     fail(fd->getSourceRange(), "member function '" + fd->getQualifiedNameAsString() + "' cannot be differentiated",
          "write it as a free function taking the object's fields as parameters");
@@ -170,6 +262,7 @@ ir::Function Converter::convertFunction(const FunctionDecl* fd) {
   for (const ParmVarDecl* p : fd->parameters()) {
     ir::Param param;
     param.name = p->getNameAsString();
+    param.nondifferentiable = markedNondifferentiable(p);
     if (param.name.empty())
       fail(p->getSourceRange(), "unnamed parameter", "give every parameter of a differentiated function a name");
     if (auto t = convertType(p->getOriginalType(), p->getSourceRange())) param.type = *t;
@@ -416,12 +509,24 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   if (floatingResult && (name == "std::abs" || name == "abs")) name = "fabs";
   if (floatingResult && name == "std::max") name = "fmax";
   if (floatingResult && name == "std::min") name = "fmin";
-  std::string math = rules::canonicalMathName(name);
-  if (!math.empty()) return ir::call(math, args, *type);
+  std::string base = name.rfind("std::", 0) == 0 ? name.substr(5) : name;
+  if (sm_.isInSystemHeader(fd->getLocation())) {
+    // The math library: sin, std::sin and sinf all use the rules of sin.
+    if (rules_.count(base)) return ruleCall(fd, "std::" + base, base, args, *type);
+    std::string single = base.size() > 1 && base.back() == 'f' ? base.substr(0, base.size() - 1) : "";
+    if (!single.empty() && rules_.count(single)) return ruleCall(fd, "std::" + single, single, args, *type);
+  } else if (rules_.count(fd->getNameAsString()) && fd->getDeclContext()->isFileContext()) {
+    return ruleCall(fd, fd->getNameAsString(), fd->getNameAsString(), args, *type);
+  }
   const FunctionDecl* def = fd->getDefinition();
+  if (markedNondifferentiable(fd)) {
+    declareExternal(fd, fd->getNameAsString());
+    return ir::call(fd->getNameAsString(), args, *type);
+  }
   if (!def || !def->doesThisDeclarationHaveABody())
     return unsupportedExpr(call, "call to '" + name + "', whose body Adjoint cannot see",
-                           "define it in this translation unit, or give it a custom derivative");
+                           "define it in this translation unit, give it a derivative rule (namespace adjoint::rules, "
+                           "see adjoint/rules.h), or mark it ADJOINT_NONDIFFERENTIABLE");
   enqueue(def);
   return ir::call(def->getNameAsString(), args, *type);
 }

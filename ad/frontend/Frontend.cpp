@@ -8,6 +8,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "ad/frontend/AstToIr.h"
+#include "BuiltinHeaders.inc"
 
 #ifndef ADJOINT_CLANG_RESOURCE_DIR
 #error "ADJOINT_CLANG_RESOURCE_DIR must name Clang's resource directory"
@@ -69,8 +70,10 @@ std::optional<ir::Module> parse(const ParseRequest& request) {
   auto db = compilationDatabase(request);
   if (!db) return std::nullopt;
   clang::tooling::ClangTool tool(*db, {request.sourcePath});
+  for (const auto& header : kBuiltinHeaders) tool.mapVirtualFile(header.path, header.text);
   tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
-      {"-resource-dir", ADJOINT_CLANG_RESOURCE_DIR}, clang::tooling::ArgumentInsertPosition::END));
+      {"-resource-dir", ADJOINT_CLANG_RESOURCE_DIR, "-idirafter", kBuiltinIncludeDir, "-include", kBuiltinRulesPath},
+      clang::tooling::ArgumentInsertPosition::END));
   tool.setPrintErrorMessage(false);
   std::optional<ir::Module> module;
   ConvertActionFactory factory(request, module);

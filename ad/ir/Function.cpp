@@ -14,6 +14,11 @@ const Function* Module::find(const std::string& name) const {
   return nullptr;
 }
 
+const Rule* Module::rule(const std::string& callee) const {
+  auto it = rules.find(callee);
+  return it == rules.end() ? nullptr : &it->second;
+}
+
 std::string Module::sourceLine(unsigned line) const {
   if (line == 0 || line > sourceLines.size()) return {};
   const std::string& s = sourceLines[line - 1];

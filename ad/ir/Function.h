@@ -1,6 +1,7 @@
 // Functions and modules of the IR: what the frontend produces and every later stage consumes.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,18 +22,28 @@ struct Function {
   StmtList body;
   SourceLoc loc;
   bool internal = false;  // emitted with internal linkage (helpers of the generated TU)
+  bool nondifferentiable = false;  // marked by the user: calls to it are constants
   std::string doc;        // printed above the definition
 
   const Param* param(const std::string& n) const;
   bool returnsFloating() const { return returnType.isFloating(); }
 };
 
+// A derivative rule for calls of one function (see ad/rules/Rules.h).
+struct Rule {
+  std::vector<std::string> params;  // the rule functions' parameter names
+  std::vector<ExprPtr> partials;    // partials[i]: d f / d params[i] over params; null: none given
+};
+
 struct Module {
   std::string sourcePath;
   std::vector<std::string> sourceLines;  // the forward source, for comments naming forward lines
   std::vector<Function> functions;
+  std::map<std::string, Rule> rules;       // by callee as the IR spells it: "std::sin", "my_erf"
+  std::vector<Function> externals;        // functions called through rules only: declared, not defined
 
   const Function* find(const std::string& name) const;
+  const Rule* rule(const std::string& callee) const;
   // The forward line `line` (1-based), trimmed; empty when unknown.
   std::string sourceLine(unsigned line) const;
 };

@@ -18,8 +18,8 @@ double mixture_nll_jvp(const double *x, int n, int k, const double *logits, cons
   double lmax_dot = logits_dot[0];
   double lmax = logits[0];
   for (int j = 1; j < k; ++j) {
-    lmax_dot = lmax_dot * (lmax >= logits[j] ? 1.0 : 0.0) +
-               logits_dot[j] * (lmax >= logits[j] ? 0.0 : 1.0);
+    lmax_dot = lmax_dot * static_cast<double>(lmax >= logits[j] ? 1 : 0) +
+               logits_dot[j] * static_cast<double>(lmax >= logits[j] ? 0 : 1);
     lmax = std::fmax(lmax, logits[j]);
   }
   for (int j_2 = 0; j_2 < k; ++j_2) {

@@ -47,7 +47,7 @@ void huber_loss_grad(const double *X, const double *y, int n, int d, const doubl
     } else {
       // line 17: total += delta * (std::fabs(r) - 0.5 * delta);
       *delta_bar += total_bar * (std::fabs(r) - 0.5 * delta);
-      r_bar += total_bar * delta * (r < 0.0 ? (-1.0) : 1.0);
+      r_bar += total_bar * delta * static_cast<double>(r < 0.0 ? (-1) : 1);
       *delta_bar += -(total_bar * delta * 0.5);
     }
     // line 13: double r = pred - y[i];

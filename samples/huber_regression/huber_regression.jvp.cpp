@@ -27,7 +27,7 @@ double huber_loss_jvp(const double *X, const double *y, int n, int d, const doub
       total_dot += r_dot * 0.5 * r + r_dot * (0.5 * r);
     } else {
       total_dot += delta_dot * (std::fabs(r) - 0.5 * delta) +
-                   (r_dot * (r < 0.0 ? (-1.0) : 1.0) - delta_dot * 0.5) * delta;
+                   (r_dot * static_cast<double>(r < 0.0 ? (-1) : 1) - delta_dot * 0.5) * delta;
     }
   }
   return total_dot / static_cast<double>(n);

@@ -63,8 +63,8 @@ void softmax_vjp(const double *z, double *p, int n, double *z_bar, double *p_bar
     {
       double m_bar_new = m_bar;
       m_bar = 0.0;
-      m_bar += m_bar_new * (m >= z[i] ? 1.0 : 0.0);
-      z_bar[i] += m_bar_new * (m >= z[i] ? 0.0 : 1.0);
+      m_bar += m_bar_new * static_cast<double>(m >= z[i] ? 1 : 0);
+      z_bar[i] += m_bar_new * static_cast<double>(m >= z[i] ? 0 : 1);
     }
   }
   // line 9: double m = z[0];

@@ -1,0 +1,64 @@
+#include "ad/rules/Rules.h"
+
+#include <map>
+
+namespace adjoint::rules {
+
+using namespace ir;
+
+ExprPtr operatorPartial(const std::string& op, const ExprPtr& a, const ExprPtr& b, int i) {
+  Type t = (i == 0 ? a : b)->type;
+  if (!t.isFloating()) t = (i == 0 ? b : a)->type;
+  ExprPtr one = number(1, t);
+  // d(a + b)/da = 1;  d(a + b)/db = 1
+  if (op == "+") return one;
+  // d(a - b)/da = 1;  d(a - b)/db = -1
+  if (op == "-") return i == 0 ? one : neg(one);
+  // d(a * b)/da = b;  d(a * b)/db = a
+  if (op == "*") return i == 0 ? b : a;
+  // d(a / b)/da = 1 / b;  d(a / b)/db = -a / b^2
+  if (op == "/") return i == 0 ? div(one, b) : neg(div(a, mul(b, b)));
+  return nullptr;
+}
+
+namespace {
+
+// Rebuilds `e` through the folding builders, with parameters replaced and literals retyped.
+ExprPtr instantiate(const ExprPtr& e, const std::map<std::string, ExprPtr>& args, const Type& floating) {
+  switch (e->kind) {
+    case ExprKind::Var: {
+      auto it = args.find(e->text);
+      return it == args.end() ? e : it->second;
+    }
+    case ExprKind::Number: return e->type.isFloating() ? number(e->value, floating) : e;
+    case ExprKind::Bool: return e;
+    default: break;
+  }
+  std::vector<ExprPtr> ops;
+  for (const ExprPtr& op : e->operands) ops.push_back(instantiate(op, args, floating));
+  switch (e->kind) {
+    case ExprKind::Index: return index(ops[0], ops[1]);
+    case ExprKind::Unary: return unary(e->text, ops[0]);
+    case ExprKind::Binary: return binary(e->text, ops[0], ops[1]);
+    case ExprKind::Select: return select(ops[0], ops[1], ops[2]);
+    case ExprKind::Cast: return e->type.isFloating() ? cast(floating, ops[0]) : cast(e->type, ops[0]);
+    case ExprKind::Call: {
+      Type t = e->type.isFloating() ? floating : e->type;
+      // pow(x, 1) is x: what the power rule gives for squares.
+      if (e->text == "std::pow" && isOne(ops[1])) return ops[0];
+      return call(e->text, ops, t);
+    }
+    default: return e;
+  }
+}
+
+}  // namespace
+
+ExprPtr callPartial(const Rule& rule, const Expr& c, size_t i) {
+  if (i >= rule.partials.size() || !rule.partials[i]) return nullptr;
+  std::map<std::string, ExprPtr> args;
+  for (size_t k = 0; k < rule.params.size() && k < c.operands.size(); ++k) args[rule.params[k]] = c.operands[k];
+  return instantiate(rule.partials[i], args, c.type.element());
+}
+
+}  // namespace adjoint::rules

@@ -1,0 +1,97 @@
+// Adjoint's built-in derivative rules, in the form a user writes a custom one.
+//
+// A rule is a function in namespace adjoint::rules named <function>_d<parameter>, taking the same
+// parameters as <function> and returning the partial derivative of <function> with respect to
+// <parameter>, as one return statement. Reverse mode multiplies it by the adjoint of the call
+// (x_bar += f_bar * f_dx(x)); forward mode by the tangent (f_dot += f_dx(x) * x_dot). Rules are
+// inlined into the generated code; a function with rules needs no body, and rules for a function
+// that has one replace differentiating its body. Floating literals take the type of the call.
+//
+// Adjoint reads this header before every input; user rules live in the input (or a header it
+// includes) and look the same:
+//
+//   namespace adjoint::rules {
+//   // d/dx softclip(x) = 1 - tanh^2 x
+//   inline double softclip_dx(double x) { return 1 - std::tanh(x) * std::tanh(x); }
+//   }
+#pragma once
+
+#include <cmath>
+
+namespace adjoint::rules {
+
+// d/dx sin x = cos x
+inline double sin_dx(double x) { return std::cos(x); }
+// d/dx cos x = -sin x
+inline double cos_dx(double x) { return -std::sin(x); }
+// d/dx tan x = 1 / cos^2 x
+inline double tan_dx(double x) { return 1 / (std::cos(x) * std::cos(x)); }
+// d/dx asin x = 1 / sqrt(1 - x^2)
+inline double asin_dx(double x) { return 1 / std::sqrt(1 - x * x); }
+// d/dx acos x = -1 / sqrt(1 - x^2)
+inline double acos_dx(double x) { return -1 / std::sqrt(1 - x * x); }
+// d/dx atan x = 1 / (1 + x^2)
+inline double atan_dx(double x) { return 1 / (1 + x * x); }
+// d/dy atan2(y, x) = x / (x^2 + y^2)
+inline double atan2_dy(double y, double x) { return x / (x * x + y * y); }
+// d/dx atan2(y, x) = -y / (x^2 + y^2)
+inline double atan2_dx(double y, double x) { return -y / (x * x + y * y); }
+// d/dx sinh x = cosh x
+inline double sinh_dx(double x) { return std::cosh(x); }
+// d/dx cosh x = sinh x
+inline double cosh_dx(double x) { return std::sinh(x); }
+// d/dx tanh x = 1 - tanh^2 x
+inline double tanh_dx(double x) { return 1 - std::tanh(x) * std::tanh(x); }
+// d/dx e^x = e^x
+inline double exp_dx(double x) { return std::exp(x); }
+// d/dx 2^x = 2^x ln 2
+inline double exp2_dx(double x) { return std::exp2(x) * 0.69314718055994531; }
+// d/dx (e^x - 1) = e^x
+inline double expm1_dx(double x) { return std::exp(x); }
+// d/dx ln x = 1 / x
+inline double log_dx(double x) { return 1 / x; }
+// d/dx log2 x = 1 / (x ln 2)
+inline double log2_dx(double x) { return 1 / (x * 0.69314718055994531); }
+// d/dx log10 x = 1 / (x ln 10)
+inline double log10_dx(double x) { return 1 / (x * 2.3025850929940457); }
+// d/dx ln(1 + x) = 1 / (1 + x)
+inline double log1p_dx(double x) { return 1 / (1 + x); }
+// d/dx sqrt x = 1 / (2 sqrt x)
+inline double sqrt_dx(double x) { return 1 / (2 * std::sqrt(x)); }
+// d/dx cbrt x = 1 / (3 cbrt^2 x)
+inline double cbrt_dx(double x) { return 1 / (3 * std::cbrt(x) * std::cbrt(x)); }
+// d/dx x^y = y x^(y - 1)
+inline double pow_dx(double x, double y) { return y * std::pow(x, y - 1); }
+// d/dy x^y = x^y ln x
+inline double pow_dy(double x, double y) { return std::pow(x, y) * std::log(x); }
+// d/dx hypot(x, y) = x / hypot(x, y)
+inline double hypot_dx(double x, double y) { return x / std::hypot(x, y); }
+// d/dy hypot(x, y) = y / hypot(x, y)
+inline double hypot_dy(double x, double y) { return y / std::hypot(x, y); }
+// d/dx erf x = 2/sqrt(pi) e^(-x^2)
+inline double erf_dx(double x) { return 1.1283791670955126 * std::exp(-x * x); }
+// d/dx erfc x = -2/sqrt(pi) e^(-x^2)
+inline double erfc_dx(double x) { return -1.1283791670955126 * std::exp(-x * x); }
+// d/dx |x| = sign x  (+1 at 0: a subgradient)
+inline double fabs_dx(double x) { return x < 0 ? -1 : 1; }
+// d/dx fmin(x, y) = [x <= y]
+inline double fmin_dx(double x, double y) { return x <= y ? 1 : 0; }
+// d/dy fmin(x, y) = [x > y]
+inline double fmin_dy(double x, double y) { return x <= y ? 0 : 1; }
+// d/dx fmax(x, y) = [x >= y]
+inline double fmax_dx(double x, double y) { return x >= y ? 1 : 0; }
+// d/dy fmax(x, y) = [x < y]
+inline double fmax_dy(double x, double y) { return x >= y ? 0 : 1; }
+// d/dx fma(x, y, z) = y
+inline double fma_dx([[maybe_unused]] double x, double y, [[maybe_unused]] double z) { return y; }
+// d/dy fma(x, y, z) = x
+inline double fma_dy(double x, [[maybe_unused]] double y, [[maybe_unused]] double z) { return x; }
+// d/dz fma(x, y, z) = 1
+inline double fma_dz([[maybe_unused]] double x, [[maybe_unused]] double y, [[maybe_unused]] double z) { return 1; }
+// floor, ceil, round and trunc are piecewise constant: derivative 0 wherever it exists.
+inline double floor_dx([[maybe_unused]] double x) { return 0; }
+inline double ceil_dx([[maybe_unused]] double x) { return 0; }
+inline double round_dx([[maybe_unused]] double x) { return 0; }
+inline double trunc_dx([[maybe_unused]] double x) { return 0; }
+
+}  // namespace adjoint::rules

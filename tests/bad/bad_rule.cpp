@@ -1,0 +1,13 @@
+// ARGS: grad %s --fn f
+// EXPECT: bad_rule.cpp:7:1: error: the derivative rule 'warp_dx' must be a single return statement
+// EXPECT: note: write the partial derivative as one expression
+double warp(double x);
+
+namespace adjoint::rules {
+inline double warp_dx(double x) {
+  double t = x * 2;
+  return t;
+}
+}  // namespace adjoint::rules
+
+double f(double x) { return warp(x) * x; }
