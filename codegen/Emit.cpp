@@ -105,10 +105,12 @@ Output emit(const Module& original, const std::vector<Function>& derivatives, co
     c.doc = "forward: " + f.name + " (line " + std::to_string(f.loc.line) + ")";
     src << print(c) << "\n";
   }
+  PrintOptions lines;
+  if (options.lineDirectives) lines.lineFile = original.sourcePath;
   for (const Function& d : derivatives) {
     Function c = d;
     if (!d.internal) c.doc = entryDoc(d);
-    src << print(c) << "\n";
+    src << print(c, lines) << "\n";
   }
   std::ostringstream hdr;
   hdr << banner << "#pragma once\n\n";
@@ -118,7 +120,6 @@ Output emit(const Module& original, const std::vector<Function>& derivatives, co
     for (std::string l; std::getline(lines, l);) hdr << "// " << l << "\n";
     hdr << printSignature(d) << ";\n";
   }
-  (void)options.lineDirectives;
   return {src.str(), hdr.str()};
 }
 

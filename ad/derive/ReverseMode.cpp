@@ -113,6 +113,7 @@ class ReverseBuilder {
     // One comment per forward line: a statement on its loop's line needs none of its own.
     if (out.size() > first && out[first]->comment.empty() && s.loc.line != outerLine && s.loc.line != lastCommentLine_) {
       out[first]->comment = comment(s);
+      if (!out[first]->loc.line) out[first]->loc = s.loc;
       lastCommentLine_ = s.loc.line;
     }
   }

@@ -33,7 +33,7 @@ cl::opt<std::string> emitKind("emit", cl::desc("What to produce: source (default
 // read before llvm::cl runs.
 std::string printAfter;
 bool timePasses = false;
-cl::opt<bool> lineDirectives("line-directives", cl::desc("Reserved: #line directives back to the forward source (not yet emitted)"),
+cl::opt<bool> lineDirectives("line-directives", cl::desc("Emit #line directives mapping the generated statements to the forward source lines"),
                              cl::cat(category));
 
 const char* kOverview =

@@ -59,7 +59,7 @@ namespace {
 
 class StmtPrinter {
  public:
-  explicit StmtPrinter(std::ostringstream& out) : out_(out) {}
+  StmtPrinter(std::ostringstream& out, const PrintOptions& options) : out_(out), options_(options) {}
 
   void list(const StmtList& body, int indent) {
     for (const StmtPtr& s : body) stmt(*s, indent);
@@ -74,6 +74,8 @@ class StmtPrinter {
 
  private:
   std::ostringstream& out_;
+  const PrintOptions& options_;
+  unsigned lastLine_ = 0;
 
   void line(int indent, const std::string& text) { out_ << std::string(2 * indent, ' ') << text << "\n"; }
 
@@ -104,6 +106,10 @@ class StmtPrinter {
   }
 
   void stmt(const Stmt& s, int indent) {
+    if (!options_.lineFile.empty() && s.loc.line && s.loc.line != lastLine_) {
+      out_ << "#line " << s.loc.line << " \"" << options_.lineFile << "\"\n";
+      lastLine_ = s.loc.line;
+    }
     if (!s.comment.empty()) {
       std::istringstream lines(s.comment);
       for (std::string l; std::getline(lines, l);) line(indent, "// " + l);
@@ -138,9 +144,9 @@ class StmtPrinter {
 
 }  // namespace
 
-std::string print(const StmtList& body, int indent) {
+std::string print(const StmtList& body, int indent, const PrintOptions& options) {
   std::ostringstream out;
-  StmtPrinter(out).list(body, indent);
+  StmtPrinter(out, options).list(body, indent);
   return out.str();
 }
 
@@ -151,13 +157,13 @@ std::string printSignature(const Function& f) {
   return s + ")";
 }
 
-std::string print(const Function& f) {
+std::string print(const Function& f, const PrintOptions& options) {
   std::ostringstream out;
   if (!f.doc.empty()) {
     std::istringstream lines(f.doc);
     for (std::string l; std::getline(lines, l);) out << "// " << l << "\n";
   }
-  out << printSignature(f) << " {\n" << print(f.body, 1) << "}\n";
+  out << printSignature(f) << " {\n" << print(f.body, 1, options) << "}\n";
   return out.str();
 }
 

@@ -8,10 +8,16 @@
 
 namespace adjoint::ir {
 
+struct PrintOptions {
+  // When set, `#line N "lineFile"` precedes each statement that comes from forward line N, so
+  // that debuggers and compiler messages point at the forward source.
+  std::string lineFile;
+};
+
 std::string print(const Expr& e);
-std::string print(const StmtList& body, int indent = 0);
+std::string print(const StmtList& body, int indent = 0, const PrintOptions& options = {});
 std::string printSignature(const Function& f);
-std::string print(const Function& f);
+std::string print(const Function& f, const PrintOptions& options = {});
 std::string print(const Module& m);
 
 }  // namespace adjoint::ir

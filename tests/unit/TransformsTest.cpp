@@ -44,3 +44,12 @@ TEST_CASE("shadowed locals get their own names") {
   transforms::uniqueLocalNames(f);
   CHECK(print(f.body) == "double t = 1.0;\n{\n  double t_2 = 2.0;\n  t_2 += 1.0;\n}\n");
 }
+
+TEST_CASE("#line directives name the forward line of each statement") {
+  StmtPtr a = at(assign(var("x", kDouble), "=", number(1, kDouble)), {7, 3});
+  StmtPtr b = assign(var("y", kDouble), "=", number(2, kDouble));
+  StmtPtr c = at(assign(var("z", kDouble), "=", number(3, kDouble)), {9, 3});
+  PrintOptions options;
+  options.lineFile = "model.cpp";
+  CHECK(print({a, b, c}, 0, options) == "#line 7 \"model.cpp\"\nx = 1.0;\ny = 2.0;\n#line 9 \"model.cpp\"\nz = 3.0;\n");
+}
