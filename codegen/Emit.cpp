@@ -1,5 +1,6 @@
 #include "codegen/Emit.h"
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -46,6 +47,15 @@ bool usesTape(const std::vector<Function>& fs) {
   return found;
 }
 
+// The structs the generated functions take, in order of first use.
+std::vector<std::shared_ptr<const StructInfo>> structsUsed(const std::vector<Function>& fs) {
+  std::vector<std::shared_ptr<const StructInfo>> out;
+  for (const Function& f : fs)
+    for (const Param& p : f.params)
+      if (p.type.record && std::find(out.begin(), out.end(), p.type.record) == out.end()) out.push_back(p.type.record);
+  return out;
+}
+
 std::string baseName(const std::string& path) {
   size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -87,6 +97,13 @@ Output emit(const Module& original, const std::vector<Function>& derivatives, co
            "template <class T> static T adjoint_pop(std::vector<T>& tape) {\n"
            "  T value = tape.back();\n  tape.pop_back();\n  return value;\n}\n\n";
   }
+  std::vector<Function> all = copies;
+  all.insert(all.end(), derivatives.begin(), derivatives.end());
+  std::vector<std::shared_ptr<const StructInfo>> structs = structsUsed(all);
+  if (!structs.empty()) {
+    src << "// The forward program's structs (identical definitions, as the one-definition rule asks).\n";
+    for (const auto& s : structs) src << s->definition << "\n\n";
+  }
   if (!original.externals.empty()) {
     src << "// Defined by the forward program; differentiated through their rules or as constants.\n";
     for (const Function& f : original.externals) src << printSignature(f) << ";\n";
@@ -114,6 +131,9 @@ Output emit(const Module& original, const std::vector<Function>& derivatives, co
   }
   std::ostringstream hdr;
   hdr << banner << "#pragma once\n\n";
+  for (const auto& s : structsUsed(derivatives))
+    if (!s->definition.empty()) hdr << s->keyword << " " << s->name << ";\n";
+  if (!structs.empty()) hdr << "\n";
   for (const Function& d : derivatives) {
     if (d.internal) continue;
     std::istringstream lines(entryDoc(d));

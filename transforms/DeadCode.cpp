@@ -91,7 +91,9 @@ class DeadCode {
       }
       if (!orphanComment.empty()) {
         bool section = orphanComment == "forward sweep" || orphanComment == "reverse sweep";
-        if (section || s->comment.empty()) s->comment = s->comment.empty() ? orphanComment : orphanComment + "\n" + s->comment;
+        bool emptySection = orphanComment == "forward sweep" && s->comment.rfind("reverse sweep", 0) == 0;
+        if (!emptySection && (section || s->comment.empty()))
+          s->comment = s->comment.empty() ? orphanComment : orphanComment + "\n" + s->comment;
         orphanComment.clear();
       }
       out.push_back(s);

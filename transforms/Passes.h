@@ -30,7 +30,7 @@ void flattenBlocks(ir::Function& f);
 namespace adjoint::transforms {
 
 // Cleans up generated code: consecutive accumulations into the same place
-// (`x_bar += a; x_bar += b;`) become one (`x_bar += a + b;`).
+// (`x_bar += a; x_bar += b;`) become one (`x_bar += a + b;`), and `x += -e` becomes `x -= e`.
 void simplify(ir::Function& f);
 
 }  // namespace adjoint::transforms

@@ -22,6 +22,15 @@ void simplifyList(StmtList& body) {
     }
     out.push_back(s);
   }
+  // x += -e reads better as x -= e.
+  for (StmtPtr& s : out) {
+    if (isAccumulation(*s) && s->expr->kind == ExprKind::Unary && s->expr->text == "-") {
+      auto flipped = std::make_shared<Stmt>(*s);
+      flipped->op = "-=";
+      flipped->expr = s->expr->operands[0];
+      s = flipped;
+    }
+  }
   body = std::move(out);
 }
 

@@ -49,7 +49,7 @@ Adjoints::Adjoints(const Module& m, const Function& f, const std::set<std::strin
   // Active means: floating, and with an adjoint somewhere to go.
   for (auto it = active_.begin(); it != active_.end();) {
     const Param* p = f.param(*it);
-    bool floating = p ? p->type.isFloating() : locals_.count(*it) && locals_[*it].isFloating();
+    bool floating = p ? p->type.isDifferentiable() : locals_.count(*it) && locals_[*it].isFloating();
     bool hasBar = !p || seeds.count(*it);
     it = floating && hasBar ? std::next(it) : active_.erase(it);
   }
@@ -60,9 +60,16 @@ bool Adjoints::isAdjointName(const std::string& name) {
 }
 
 bool Adjoints::readsActive(const ExprPtr& e) const {
-  bool found = false;
-  walk(e, [&](const Expr& x) { found |= x.kind == ExprKind::Var && active_.count(x.text) && x.type.isFloating(); });
-  return found;
+  switch (e->kind) {
+    // A floating variable, array, struct or struct field with an adjoint (integer fields have none).
+    case ExprKind::Var: return active_.count(e->text) && (e->type.isFloating() || e->type.isStruct());
+    case ExprKind::Index:
+    case ExprKind::Member: return active_.count(rootName(*e)) && e->type.isFloating();
+    default:
+      for (const ExprPtr& op : e->operands)
+        if (readsActive(op)) return true;
+      return false;
+  }
 }
 
 ExprPtr Adjoints::arrayBar(const Expr& array) const {
@@ -73,6 +80,7 @@ ExprPtr Adjoints::arrayBar(const Expr& array) const {
 
 ExprPtr Adjoints::barOf(const Expr& lvalue) const {
   if (lvalue.kind == ExprKind::Index) return index(arrayBar(*lvalue.operands[0]), lvalue.operands[1]);
+  if (lvalue.kind == ExprKind::Member) return member(arrayBar(*lvalue.operands[0]), lvalue.text);
   const Param* p = f_.param(lvalue.text);
   if (p && reassignedParams_.count(p->name)) return var(p->name + "_bar_acc", p->type);
   if (p) return deref(var(p->name + "_bar", p->type.pointerTo(false)));
@@ -84,6 +92,7 @@ void Adjoints::propagate(const ExprPtr& e, const ExprPtr& adj, StmtList& out) {
   switch (e->kind) {
     case ExprKind::Var:
     case ExprKind::Index:
+    case ExprKind::Member:
       // x_bar += adj: the read of x receives the adjoint of the expression it feeds.
       out.push_back(assign(barOf(*e), "+=", adj));
       return;
@@ -155,7 +164,7 @@ void Adjoints::callAdjoint(const Expr& c, const ExprPtr& seed, StmtList& out) {
   std::set<std::string> inPlace = inPlaceArrays(*callee);
   for (size_t i = 0; i < callee->params.size(); ++i) {
     const Param& p = callee->params[i];
-    if (!p.type.isFloating() || p.nondifferentiable || !readsActive(c.operands[i])) continue;
+    if (!p.type.isDifferentiable() || p.nondifferentiable || !readsActive(c.operands[i])) continue;
     if (p.type.pointer && c.operands[i]->kind != ExprKind::Var)
       throw Diagnostic({}, "an array argument to '" + callee->name + "' must be an array variable", "pass the array itself, not an offset into it");
     if (inPlace.count(p.name))
@@ -171,7 +180,9 @@ void Adjoints::callAdjoint(const Expr& c, const ExprPtr& seed, StmtList& out) {
   StmtList inner, after;
   for (const Param* p : differentiatedParams(*callee, wrt)) {
     size_t i = static_cast<size_t>(p - callee->params.data());
-    if (p->type.pointer) {
+    if (p->type.pointer || p->type.isStruct()) {
+      if (c.operands[i]->kind != ExprKind::Var)
+        throw Diagnostic({}, "a struct argument to '" + callee->name + "' must be a variable", "pass the struct parameter itself");
       args.push_back(arrayBar(*c.operands[i]));
       continue;
     }

@@ -10,7 +10,7 @@ std::vector<const Param*> differentiatedParams(const Function& f, const std::set
   std::set<std::string> written = analysis::assignedVariables(f.body);
   std::vector<const Param*> out;
   for (const Param& p : f.params) {
-    if (!p.type.isFloating() || p.nondifferentiable) continue;
+    if (!p.type.isDifferentiable() || p.nondifferentiable) continue;
     bool output = p.type.pointer && !p.type.constPointee && written.count(p.name);
     if (wrt.empty() || wrt.count(p.name) || output) out.push_back(&p);
   }

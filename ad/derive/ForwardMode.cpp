@@ -44,6 +44,10 @@ class TangentBuilder {
 
   bool isWritten(const std::string& name) const { return analysis::assignedVariables(f_.body).count(name) > 0; }
 
+  bool activeStruct(const Expr& e) const {
+    return e.kind == ExprKind::Var && e.type.isStruct() && active_.count(e.text) && seeds_.count(e.text);
+  }
+
   bool activeVar(const std::string& name, const Type& t) const {
     if (!t.isFloating() || !active_.count(name)) return false;
     const Param* p = f_.param(name);
@@ -51,6 +55,10 @@ class TangentBuilder {
   }
 
   ExprPtr dotOf(const Expr& lvalue) const {
+    if (lvalue.kind == ExprKind::Member) {
+      const Expr& s = *lvalue.operands[0];
+      return member(var(s.text + "_dot", s.type), lvalue.text);
+    }
     if (lvalue.kind == ExprKind::Index) {
       const Expr& a = *lvalue.operands[0];
       return index(var(a.text + "_dot", a.type), lvalue.operands[1]);
@@ -64,6 +72,7 @@ class TangentBuilder {
     switch (e->kind) {
       case ExprKind::Var:
       case ExprKind::Index:
+      case ExprKind::Member:
         return activeVar(rootName(*e), e->type) ? dotOf(*e) : number(0, t);
       case ExprKind::Unary: return e->text == "-" ? neg(tangent(e->operands[0])) : number(0, t);
       case ExprKind::Cast: return e->type.isFloating() ? cast(e->type, tangent(e->operands[0])) : number(0, t);
@@ -99,8 +108,8 @@ class TangentBuilder {
     std::vector<ExprPtr> tangents;
     for (size_t i = 0; i < callee->params.size(); ++i) {
       const Param& p = callee->params[i];
-      if (!p.type.isFloating() || p.nondifferentiable) continue;
-      if (isZero(tangent(c.operands[i]))) continue;
+      if (!p.type.isDifferentiable() || p.nondifferentiable) continue;
+      if (!activeStruct(*c.operands[i]) && isZero(tangent(c.operands[i]))) continue;
       wrt.insert(p.name);
     }
     if (wrt.empty()) return number(0, c.type);
@@ -108,7 +117,7 @@ class TangentBuilder {
     std::vector<ExprPtr> args = c.operands;
     for (const Param* p : differentiatedParams(*callee, wrt)) {
       const ExprPtr& arg = c.operands[static_cast<size_t>(p - callee->params.data())];
-      if (!p->type.pointer) args.push_back(tangent(arg));
+      if (!p->type.pointer && !p->type.isStruct()) args.push_back(tangent(arg));
       else if (arg->kind == ExprKind::Var) args.push_back(var(arg->text + "_dot", arg->type));
       else throw Diagnostic({}, "an array argument to '" + callee->name + "' must be an array variable", "pass the array itself");
     }

@@ -11,6 +11,7 @@
 #include <clang/AST/Stmt.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
 
 #include "ad/frontend/Diagnostics.h"
 #include <clang/AST/Attr.h>
@@ -53,6 +54,8 @@ class Converter {
   ir::SourceLoc loc(SourceLocation l) const;
   ir::Type fail(SourceRange r, const std::string& msg, const std::string& hint);
   std::optional<ir::Type> convertType(QualType qt, SourceRange where, bool allowVoid = false);
+  std::optional<ir::Type> convertStruct(QualType qt, SourceRange where);
+  std::map<std::string, std::shared_ptr<const ir::StructInfo>> structs_;
 
   ir::StmtList convertBody(const Stmt* s);
   void convertStmt(const Stmt* s, ir::StmtList& out);
@@ -82,11 +85,17 @@ ir::Type Converter::fail(SourceRange r, const std::string& msg, const std::strin
 std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, bool allowVoid) {
   QualType canon = qt.getCanonicalType();
   if (const auto* ref = canon->getAs<ReferenceType>()) {
+    QualType pointee = ref->getPointeeType();
+    if (isa<LValueReferenceType>(ref) && pointee.isConstQualified() && pointee->isStructureOrClassType()) {
+      auto t = convertStruct(pointee, where);
+      if (t) t->constRef = true;
+      return t;
+    }
     fail(where, "reference type '" + qt.getAsString() + "' is not supported",
-         "pass by value, or by pointer for arrays and outputs");
-    (void)ref;
+         "pass by value (structs also by const reference), or by pointer for arrays and outputs");
     return std::nullopt;
   }
+  if (canon->isStructureOrClassType()) return convertStruct(canon, where);
   bool pointer = false, constPointee = false;
   QualType elem = canon;
   if (const auto* arr = ctx_.getAsConstantArrayType(canon)) {
@@ -126,6 +135,39 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
   if (pointer) t = t.pointerTo(constPointee);
   if (const auto* arr = ctx_.getAsConstantArrayType(canon)) t.arraySize = static_cast<int>(arr->getSize().getZExtValue());
   return t;
+}
+
+// A struct of scalar fields, without bases or virtual functions.
+std::optional<ir::Type> Converter::convertStruct(QualType qt, SourceRange where) {
+  const auto* record = qt->getAsRecordDecl();
+  const auto* cxx = dyn_cast_or_null<CXXRecordDecl>(record);
+  std::string name = qt.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+  if (!record || !record->getDefinition() || (cxx && (cxx->getNumBases() > 0 || cxx->isPolymorphic()))) {
+    fail(where, "type '" + name + "' is not supported",
+         "Adjoint differentiates structs of float, double, integer and bool fields without bases or virtual functions");
+    return std::nullopt;
+  }
+  auto it = structs_.find(name);
+  if (it != structs_.end()) return ir::Type::structure(it->second);
+  auto info = std::make_shared<ir::StructInfo>();
+  info->name = name;
+  const RecordDecl* def = record->getDefinition();
+  info->keyword = def->isClass() ? "class" : "struct";
+  CharSourceRange range = CharSourceRange::getTokenRange(def->getSourceRange());
+  info->definition = Lexer::getSourceText(range, sm_, ctx_.getLangOpts()).str() + ";";
+  for (const FieldDecl* field : record->getDefinition()->fields()) {
+    const auto* builtin = field->getType().getCanonicalType()->getAs<BuiltinType>();
+    if (!builtin || builtin->getKind() == BuiltinType::LongDouble || builtin->getKind() == BuiltinType::Void) {
+      fail(field->getSourceRange(), "field '" + field->getNameAsString() + "' of '" + name + "' is not a scalar",
+           "Adjoint differentiates structs of float, double, integer and bool fields");
+      return std::nullopt;
+    }
+    auto t = convertType(field->getType(), field->getSourceRange());
+    if (!t) return std::nullopt;
+    info->fields.emplace_back(field->getNameAsString(), std::make_shared<ir::Type>(*t));
+  }
+  structs_[name] = info;
+  return ir::Type::structure(info);
 }
 
 std::vector<const FunctionDecl*> Converter::definitionsInMainFile() {
@@ -291,6 +333,11 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
   }
   auto t = convertType(vd->getType(), vd->getSourceRange());
   if (!t) return;
+  if (t->isStruct()) {
+    fail(vd->getSourceRange(), "local variables of struct type are not supported",
+         "read the fields of struct parameters directly, or keep them in scalar locals");
+    return;
+  }
   auto s = ir::at(ir::decl(vd->getNameAsString(), *t, nullptr), loc(vd->getBeginLoc()));
   if (const Expr* init = vd->getInit()) {
     if (const auto* list = dyn_cast<InitListExpr>(init->IgnoreImplicit())) {
@@ -416,6 +463,13 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
                            "call a free function instead");
   if (const auto* call = dyn_cast<CallExpr>(e)) return convertCall(call);
   if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) return convertExpr(m->getSubExpr());
+  if (const auto* ctor = dyn_cast<CXXConstructExpr>(e); ctor && ctor->getConstructor()->isCopyOrMoveConstructor() && ctor->getNumArgs() == 1)
+    return convertExpr(ctor->getArg(0));  // a struct passed by value
+  if (const auto* me = dyn_cast<MemberExpr>(e)) {
+    if (me->isArrow() || !isa<FieldDecl>(me->getMemberDecl()))
+      return unsupportedExpr(e, "this member access is not supported", "read fields of struct parameters with '.'");
+    return ir::member(convertExpr(me->getBase()), me->getMemberDecl()->getNameAsString());
+  }
   if (const auto* w = dyn_cast<ExprWithCleanups>(e)) return convertExpr(w->getSubExpr());
   if (isa<CXXThrowExpr>(e)) return unsupportedExpr(e, "exceptions are not supported in differentiated code", "report errors through return values");
   return unsupportedExpr(e, std::string("expression of kind '") + e->getStmtClassName() + "' is not supported", "");

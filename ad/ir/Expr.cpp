@@ -119,6 +119,14 @@ static ExprPtr foldOffsets(const ExprPtr& a, double c, const Type& t) {
                    : make(ExprKind::Binary, t, "-", {a->operands[0], number(-total, t)});
 }
 
+ExprPtr member(ExprPtr base, const std::string& field) {
+  Type t = Type::of(Scalar::Double);
+  if (base->type.record)
+    for (const auto& [name, type] : base->type.record->fields)
+      if (name == field) t = *type;
+  return make(ExprKind::Member, t, field, {std::move(base)});
+}
+
 ExprPtr add(ExprPtr a, ExprPtr b) {
   Type t = arithmeticType(a->type, b->type);
   if (b->kind == ExprKind::Number)
@@ -190,7 +198,8 @@ bool isLogical(const std::string& op) { return op == "&&" || op == "||"; }
 
 const std::string& rootName(const Expr& lvalue) {
   const Expr* e = &lvalue;
-  while (e->kind == ExprKind::Index) e = e->operands[0].get();
+  while (e->kind == ExprKind::Index || e->kind == ExprKind::Member || (e->kind == ExprKind::Unary && e->text == "*"))
+    e = e->operands[0].get();
   return e->text;
 }
 

@@ -21,6 +21,7 @@ enum class ExprKind {
   Call,    // text is the callee as emitted; math functions are spelled "std::sin", "std::pow", ...
   Select,  // operands[0] ? operands[1] : operands[2]
   Cast,    // (type) operands[0]
+  Member,  // operands[0].text, or operands[0]->text when operands[0] is a pointer
 };
 
 struct Expr;
@@ -43,6 +44,7 @@ ExprPtr binary(const std::string& op, ExprPtr a, ExprPtr b);
 ExprPtr call(const std::string& callee, std::vector<ExprPtr> args, const Type& type);
 ExprPtr select(ExprPtr cond, ExprPtr a, ExprPtr b);
 ExprPtr cast(const Type& type, ExprPtr e);
+ExprPtr member(ExprPtr base, const std::string& field);
 
 // Arithmetic with folding of literal zeros and ones.
 ExprPtr add(ExprPtr a, ExprPtr b);
@@ -56,7 +58,7 @@ bool isZero(const ExprPtr& e);
 bool isOne(const ExprPtr& e);
 bool isComparison(const std::string& op);
 bool isLogical(const std::string& op);
-// The variable an lvalue (x or x[i] or x[i][j]) names.
+// The variable an lvalue (x, x[i], s.f, *p) names.
 const std::string& rootName(const Expr& lvalue);
 bool sameExpr(const Expr& a, const Expr& b);
 // Calls visit(e) for e and all its subexpressions, parents first.

@@ -51,6 +51,7 @@ std::string print(const Expr& e) {
     case ExprKind::Select:
       return wrap(*e.operands[0], 2) + " ? " + wrap(*e.operands[1], 2) + " : " + wrap(*e.operands[2], 1);
     case ExprKind::Cast: return "static_cast<" + e.type.scalarSpelling() + ">(" + print(*e.operands[0]) + ")";
+    case ExprKind::Member: return wrap(*e.operands[0], 9) + (e.operands[0]->type.pointer ? "->" : ".") + e.text;
   }
   return "?";
 }

@@ -9,6 +9,7 @@ std::string Type::scalarSpelling() const {
     case Scalar::Int: return spelled.empty() ? "int" : spelled;
     case Scalar::Float: return "float";
     case Scalar::Double: return "double";
+    case Scalar::Struct:
     case Scalar::Opaque: return spelled;
   }
   return "?";
@@ -17,12 +18,19 @@ std::string Type::scalarSpelling() const {
 std::string Type::paramSpelling() const {
   std::string s = scalarSpelling();
   if (pointer) s = (constPointee ? "const " : "") + s + "*";
+  if (constRef) s = "const " + s + "&";
   return s;
+}
+
+bool StructInfo::hasFloatingField() const {
+  for (const auto& [name, type] : fields)
+    if (type->isFloating()) return true;
+  return false;
 }
 
 bool operator==(const Type& a, const Type& b) {
   return a.scalar == b.scalar && a.pointer == b.pointer && a.constPointee == b.constPointee &&
-         a.arraySize == b.arraySize && a.spelled == b.spelled;
+         a.arraySize == b.arraySize && a.spelled == b.spelled && a.constRef == b.constRef;
 }
 
 }  // namespace adjoint::ir

@@ -49,6 +49,7 @@ struct Slot {
   static constexpr bool pointer = std::is_pointer_v<A>;
   static constexpr bool output = pointer && !std::is_const_v<Pointee> && std::is_floating_point_v<E>;
   static constexpr bool floating = std::is_floating_point_v<E> && (InWrt || output);
+  static constexpr bool isStruct = false;
 
   std::vector<E> initial, value, bar, dot, direction, weight;
 
@@ -62,11 +63,57 @@ struct Slot {
   }
   E* barArg() { return bar.data(); }
   void reset() { value = initial; }
+  void collect() {}
 };
 
 // |a - b| relative to the larger magnitude; values below 1e-4 count as 1e-4, so that a derivative
 // that should vanish is compared absolutely.
 inline double relativeError(double a, double b) { return std::fabs(a - b) / std::max({std::fabs(a), std::fabs(b), 1e-4}); }
+
+// A struct parameter (by value or const reference). The verifier reaches its floating fields
+// through `adjoint_fields(S&)`, a function the test provides next to S (found by argument-
+// dependent lookup) returning std::tie of the fields.
+template <class A, bool InWrt>
+struct StructSlot {
+  using S = std::remove_cv_t<std::remove_reference_t<A>>;
+  using E = double;
+  static constexpr bool pointer = false;
+  static constexpr bool output = false;
+  static constexpr bool floating = InWrt;
+  static constexpr bool isStruct = true;
+
+  std::vector<double> initial, bar, dot, direction, weight;
+  S object{}, dotObject{}, barObject{};
+
+  static size_t count() {
+    S s{};
+    return std::tuple_size_v<decltype(adjoint_fields(s))>;
+  }
+  static void store(S& s, const std::vector<double>& v) {
+    size_t k = 0;
+    std::apply([&](auto&... f) { ((f = static_cast<std::decay_t<decltype(f)>>(v[k++])), ...); }, adjoint_fields(s));
+  }
+  static std::vector<double> load(S& s) {
+    std::vector<double> v;
+    std::apply([&](auto&... f) { (v.push_back(static_cast<double>(f)), ...); }, adjoint_fields(s));
+    return v;
+  }
+  void reset() { store(object, initial); }
+  A arg() { return object; }
+  A dotArg() {
+    store(dotObject, dot);
+    return dotObject;
+  }
+  S* barArg() {
+    store(barObject, bar);
+    return &barObject;
+  }
+  void collect() { bar = load(barObject); }
+};
+
+template <class A, bool InWrt>
+using SlotFor = std::conditional_t<std::is_class_v<std::remove_cv_t<std::remove_reference_t<A>>>, StructSlot<A, InWrt>,
+                                   Slot<A, InWrt>>;
 
 template <class R, unsigned long long Wrt, class Positions, class... A>
 class Verifier;
@@ -101,7 +148,7 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
   std::string name_;
   VerifyOptions o_;
   std::mt19937_64 rng_;
-  std::tuple<Slot<A, ((Wrt >> I) & 1) != 0>...> slots_;
+  std::tuple<SlotFor<A, ((Wrt >> I) & 1) != 0>...> slots_;
   double returnWeight_ = 1;
 
   double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng_); }
@@ -116,7 +163,9 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
     each([&](auto& s) {
       using S = std::decay_t<decltype(s)>;
       using E = typename S::E;
-      size_t count = S::pointer ? o_.length : 1;
+      size_t count = 1;
+      if constexpr (S::isStruct) count = S::count();
+      else if constexpr (S::pointer) count = o_.length;
       s.initial.assign(count, E{});
       if constexpr (std::is_floating_point_v<E>) {
         for (auto& x : s.initial) x = static_cast<E>(uniform(o_.lo, o_.hi));
@@ -237,6 +286,7 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
       }
     });
     callWith(grad, [](auto& s) { return s.barArg(); });
+    each([](auto& s) { s.collect(); });
     double sum = 0;
     each([&](auto& s) {
       using S = std::decay_t<decltype(s)>;

@@ -59,22 +59,22 @@ void mixture_nll_grad(const double *x, int n, int k, const double *logits, const
   // line 15: for (int i = 0; i < n; ++i) {
   for (int i = n - 1; i >= 0; --i) {
     // line 21: nll -= std::log(s) - 0.91893853320467274;  // log sqrt(2 pi)
-    s_bar += -(nll_bar / s);
+    s_bar -= nll_bar / s;
     // line 17: for (int j = 0; j < k; ++j) {
     for (int j_3 = k - 1; j_3 >= 0; --j_3) {
       // line 19: s += std::exp(logits[j] - log_norm - 0.5 * z * z - log_sigmas[j]);
       logits_bar[j_3] += s_bar * std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]);
-      log_norm_bar += -(s_bar * std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]));
+      log_norm_bar -= s_bar * std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]);
       z_bar +=
           -(s_bar * std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]) * z * 0.5) -
           s_bar * std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]) * (0.5 * z);
-      log_sigmas_bar[j_3] +=
-          -(s_bar * std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]));
+      log_sigmas_bar[j_3] -=
+          s_bar * std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]);
       // line 18: double z = (x[i] - means[j]) * std::exp(-log_sigmas[j]);
       z = adjoint_pop(z_tape);
       x_bar[i] += z_bar * std::exp(-log_sigmas[j_3]);
-      means_bar[j_3] += -(z_bar * std::exp(-log_sigmas[j_3]));
-      log_sigmas_bar[j_3] += -(z_bar * (x[i] - means[j_3]) * std::exp(-log_sigmas[j_3]));
+      means_bar[j_3] -= z_bar * std::exp(-log_sigmas[j_3]);
+      log_sigmas_bar[j_3] -= z_bar * (x[i] - means[j_3]) * std::exp(-log_sigmas[j_3]);
       z_bar = 0.0;
     }
     // line 16: double s = 0;
@@ -87,7 +87,7 @@ void mixture_nll_grad(const double *x, int n, int k, const double *logits, const
   // line 12: for (int j = 0; j < k; ++j) norm += std::exp(logits[j] - lmax);
   for (int j_2 = k - 1; j_2 >= 0; --j_2) {
     logits_bar[j_2] += norm_bar * std::exp(logits[j_2] - lmax);
-    lmax_bar += -(norm_bar * std::exp(logits[j_2] - lmax));
+    lmax_bar -= norm_bar * std::exp(logits[j_2] - lmax);
   }
   // line 11: for (int j = 1; j < k; ++j) lmax = std::fmax(lmax, logits[j]);
   for (int j = k - 1; j >= 1; --j) {

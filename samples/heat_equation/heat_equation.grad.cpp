@@ -62,7 +62,7 @@ void heat_energy_grad(const double *u0, int n, int steps, double diffusivity, do
       u_bar[i_2] += next_bar[i_2];
       r_bar += next_bar[i_2] * (u[i_2 - 1] - 2.0 * u[i_2] + u[i_2 + 1]);
       u_bar[i_2 - 1] += next_bar[i_2] * r;
-      u_bar[i_2] += -(next_bar[i_2] * r * 2.0);
+      u_bar[i_2] -= next_bar[i_2] * r * 2.0;
       u_bar[i_2 + 1] += next_bar[i_2] * r;
       next_bar[i_2] = 0.0;
     }

@@ -48,12 +48,12 @@ void huber_loss_grad(const double *X, const double *y, int n, int d, const doubl
       // line 17: total += delta * (std::fabs(r) - 0.5 * delta);
       *delta_bar += total_bar * (std::fabs(r) - 0.5 * delta);
       r_bar += total_bar * delta * static_cast<double>(r < 0.0 ? (-1) : 1);
-      *delta_bar += -(total_bar * delta * 0.5);
+      *delta_bar -= total_bar * delta * 0.5;
     }
     // line 13: double r = pred - y[i];
     r = adjoint_pop(r_tape);
     pred_bar += r_bar;
-    y_bar[i] += -r_bar;
+    y_bar[i] -= r_bar;
     r_bar = 0.0;
     // line 12: for (int j = 0; j < d; ++j) pred += X[i * d + j] * w[j];
     for (int j = d - 1; j >= 0; --j) {

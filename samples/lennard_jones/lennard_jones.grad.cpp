@@ -73,7 +73,7 @@ void lj_energy_grad(const double *pos, int n, double epsilon, double sigma, doub
       // line 13: double s2 = sigma * sigma / r2;
       s2 = adjoint_pop(s2_tape);
       *sigma_bar += 2.0 * (s2_bar / r2 * sigma);
-      r2_bar += -(s2_bar * (sigma * sigma / (r2 * r2)));
+      r2_bar -= s2_bar * (sigma * sigma / (r2 * r2));
       s2_bar = 0.0;
       // line 12: double r2 = dx * dx + dy * dy + dz * dz + 0.5;  // softened so that random points
       // stay finite
@@ -85,17 +85,17 @@ void lj_energy_grad(const double *pos, int n, double epsilon, double sigma, doub
       // line 11: double dz = pos[3 * i + 2] - pos[3 * j + 2];
       dz = adjoint_pop(dz_tape);
       pos_bar[3 * i + 2] += dz_bar;
-      pos_bar[3 * j + 2] += -dz_bar;
+      pos_bar[3 * j + 2] -= dz_bar;
       dz_bar = 0.0;
       // line 10: double dy = pos[3 * i + 1] - pos[3 * j + 1];
       dy = adjoint_pop(dy_tape);
       pos_bar[3 * i + 1] += dy_bar;
-      pos_bar[3 * j + 1] += -dy_bar;
+      pos_bar[3 * j + 1] -= dy_bar;
       dy_bar = 0.0;
       // line 9: double dx = pos[3 * i] - pos[3 * j];
       dx = adjoint_pop(dx_tape);
       pos_bar[3 * i] += dx_bar;
-      pos_bar[3 * j] += -dx_bar;
+      pos_bar[3 * j] -= dx_bar;
       dx_bar = 0.0;
     }
   }

@@ -54,8 +54,8 @@ void loss_grad(const double *X, const double *y, int n, int d, const double *w, 
   for (int i = n - 1; i >= 0; --i) {
     // line 15: total += softplus - y[i] * z;
     softplus_bar += total_bar;
-    y_bar[i] += -(total_bar * z);
-    z_bar += -(total_bar * y[i]);
+    y_bar[i] -= total_bar * z;
+    z_bar -= total_bar * y[i];
     // line 14: double softplus = z > 0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z));
     if (z > 0.0) {
       z_bar += softplus_bar - softplus_bar / (1.0 + std::exp(-z)) * std::exp(-z);

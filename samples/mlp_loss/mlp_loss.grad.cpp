@@ -63,7 +63,7 @@ void mlp_loss_grad(const double *X, const double *Y, int batch, int in_dim, int 
     // line 20: double err = out - Y[n];
     err = adjoint_pop(err_tape);
     out_bar += err_bar;
-    Y_bar[n] += -err_bar;
+    Y_bar[n] -= err_bar;
     err_bar = 0.0;
     // line 19: for (int k = 0; k < hidden; ++k) out += w2[k] * h[k];
     for (int k_2 = hidden - 1; k_2 >= 0; --k_2) {

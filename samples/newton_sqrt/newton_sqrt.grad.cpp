@@ -43,12 +43,12 @@ void newton_sqrt_grad(double a, double *a_bar) {
     x_bar = 0.0;
     // line 14: step = next - x;
     next_bar += step_bar;
-    x_bar += -step_bar;
+    x_bar -= step_bar;
     step_bar = 0.0;
     // line 13: double next = 0.5 * (x + a / x);
     x_bar += next_bar * 0.5;
     *a_bar += next_bar * 0.5 / x;
-    x_bar += -(next_bar * 0.5 * (a / (x * x)));
+    x_bar -= next_bar * 0.5 * (a / (x * x));
     next_bar = 0.0;
   }
   // line 10: double x = a;

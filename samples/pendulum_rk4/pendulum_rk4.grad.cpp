@@ -191,8 +191,8 @@ static void accel_pullback(double theta, double omega, double damping, double g_
                            double *damping_bar, double *g_over_l_bar) {
   // reverse sweep
   // line 9: return -g_over_l * std::sin(theta) - damping * omega;
-  *g_over_l_bar += -(result_bar * std::sin(theta));
-  *theta_bar += -(result_bar * g_over_l * std::cos(theta));
-  *damping_bar += -(result_bar * omega);
-  *omega_bar += -(result_bar * damping);
+  *g_over_l_bar -= result_bar * std::sin(theta);
+  *theta_bar -= result_bar * g_over_l * std::cos(theta);
+  *damping_bar -= result_bar * omega;
+  *omega_bar -= result_bar * damping;
 }

@@ -41,7 +41,7 @@ void rosenbrock_grad(const double *x, int n, double *x_bar) {
     b_bar += 2.0 * (f_bar * b);
     // line 9: double b = 1 - x[i];
     b = adjoint_pop(b_tape);
-    x_bar[i] += -b_bar;
+    x_bar[i] -= b_bar;
     b_bar = 0.0;
     // line 8: double a = x[i + 1] - x[i] * x[i];
     a = adjoint_pop(a_tape);

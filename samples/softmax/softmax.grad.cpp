@@ -45,7 +45,7 @@ void softmax_vjp(const double *z, double *p, int n, double *z_bar, double *p_bar
       double p_bar_new = p_bar[i_3];
       p_bar[i_3] = 0.0;
       p_bar[i_3] += p_bar_new / total;
-      total_bar += -(p_bar_new * (p[i_3] / (total * total)));
+      total_bar -= p_bar_new * (p[i_3] / (total * total));
     }
   }
   // line 12: for (int i = 0; i < n; ++i) {
@@ -54,7 +54,7 @@ void softmax_vjp(const double *z, double *p, int n, double *z_bar, double *p_bar
     p_bar[i_2] += total_bar;
     // line 13: p[i] = std::exp(z[i] - m);
     z_bar[i_2] += p_bar[i_2] * std::exp(z[i_2] - m);
-    m_bar += -(p_bar[i_2] * std::exp(z[i_2] - m));
+    m_bar -= p_bar[i_2] * std::exp(z[i_2] - m);
     p_bar[i_2] = 0.0;
   }
   // line 10: for (int i = 1; i < n; ++i) m = std::fmax(m, z[i]);
