@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Tests of the adjoint command line itself: help, compiler flags after -- and from
+compile_commands.json (-p), default output names, --emit=ir, --print-after, --time-passes."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+TOOL = sys.argv[1]
+failures = []
+
+
+def run(*args, cwd=None):
+    return subprocess.run([TOOL, *args], capture_output=True, text=True, cwd=cwd)
+
+
+def check(name, condition, detail=""):
+    print(f"  {'ok' if condition else 'FAILED'}  {name}")
+    if not condition:
+        failures.append(f"{name}: {detail}")
+
+
+work = tempfile.mkdtemp(prefix="adjoint-cli-")
+os.makedirs(os.path.join(work, "include"))
+with open(os.path.join(work, "include", "scale.h"), "w") as f:
+    f.write("#pragma once\nconstexpr double kScale = SCALE;\n")
+source = os.path.join(work, "model.cpp")
+with open(source, "w") as f:
+    f.write('#include "scale.h"\ndouble loss(double x) { return kScale * x * x; }\n')
+
+r = run("--help")
+check("--help lists the commands", r.returncode == 0 and "grad" in r.stdout and "jvp" in r.stdout, r.stdout)
+r = run("grad", "--help")
+check("grad --help lists the options", r.returncode == 0 and "--fn" in r.stdout and "--wrt" in r.stdout and "--emit" in r.stdout, r.stdout)
+r = run("frobnicate")
+check("an unknown command is an error", r.returncode != 0 and "unknown command" in r.stderr, r.stderr)
+
+r = run("grad", source, "--fn", "loss")
+check("without flags the include is missing", r.returncode != 0 and "'scale.h' file not found" in r.stderr, r.stderr)
+check("and nothing is written", not os.path.exists(os.path.join(work, "model.grad.cpp")))
+
+r = run("grad", source, "--fn", "loss", "--", "-I", os.path.join(work, "include"), "-DSCALE=3")
+check("flags after -- reach the compiler", r.returncode == 0, r.stderr)
+grad = os.path.join(work, "model.grad.cpp")
+check("the default output is <input>.grad.cpp with its header",
+      os.path.exists(grad) and os.path.exists(os.path.join(work, "model.grad.h")))
+check("the constant from the -D flag is folded in", "3.0 * x" in open(grad).read(),
+      open(grad).read())
+
+build = os.path.join(work, "build")
+os.makedirs(build)
+with open(os.path.join(build, "compile_commands.json"), "w") as f:
+    json.dump([{"directory": work, "file": source,
+                "command": f"c++ -std=c++17 -I{os.path.join(work, 'include')} -DSCALE=5 -c {source}"}], f)
+out = os.path.join(work, "db.jvp.cpp")
+r = run("jvp", source, "--fn", "loss", "-p", build, "-o", out)
+check("-p reads compile_commands.json", r.returncode == 0 and "5.0 * x" in open(out).read(), r.stderr)
+
+r = run("grad", source, "--fn", "loss", "--emit=ir", "--", "-I", os.path.join(work, "include"), "-DSCALE=2")
+check("--emit=ir prints the IR", r.returncode == 0 and "loss_grad" in r.stdout and "prepared forward IR" in r.stdout, r.stdout)
+r = run("grad", source, "--fn", "loss", "--print-after=all", "--time-passes", "-o", os.path.join(work, "t.cpp"), "--",
+        "-I", os.path.join(work, "include"), "-DSCALE=2")
+check("--print-after=all shows every stage", all(f"after {s}" in r.stderr for s in ("parse", "prepare", "differentiate", "simplify", "emit")), r.stderr)
+check("--time-passes times the stages", "parse:" in r.stderr and "emit:" in r.stderr, r.stderr)
+
+print(f"{len(failures)} failed" if failures else "all command-line checks passed")
+sys.exit(1 if failures else 0)
