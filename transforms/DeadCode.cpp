@@ -56,12 +56,20 @@ class DeadCode {
     return ok;
   }
 
-  bool dead(const Stmt& s) const {
+  // Whether `name` is read by the statements after position k of `body`, the declaration's scope.
+  static bool readLater(const StmtList& body, size_t k, const std::string& name) {
+    bool found = false;
+    StmtList rest(body.begin() + static_cast<long>(k) + 1, body.end());
+    walkExprs(rest, [&](const Expr& e) { found |= e.kind == ExprKind::Var && e.text == name; });
+    return found;
+  }
+
+  bool dead(const Stmt& s, const StmtList& body, size_t k) const {
     switch (s.kind) {
       case StmtKind::Decl: {
         bool initPure = (!s.expr || pure(s.expr));
         for (const ExprPtr& a : s.args) initPure &= pure(a);
-        return !read_.count(s.name) && initPure && s.type.scalar != Scalar::Opaque;
+        return initPure && s.type.scalar != Scalar::Opaque && (!read_.count(s.name) || !readLater(body, k, s.name));
       }
       case StmtKind::Assign: {
         const std::string& v = rootName(*s.lhs);
@@ -77,10 +85,11 @@ class DeadCode {
     bool changed = false;
     StmtList out;
     std::string orphanComment;  // of a removed statement: it moves to the next one kept
-    for (const StmtPtr& s : body) {
+    for (size_t k = 0; k < body.size(); ++k) {
+      const StmtPtr& s = body[k];
       changed |= prune(s->body);
       changed |= prune(s->elseBody);
-      if (dead(*s)) {
+      if (dead(*s, body, k)) {
         changed = true;
         if (!s->comment.empty()) orphanComment = s->comment;
         continue;

@@ -43,3 +43,13 @@ namespace adjoint::transforms {
 void removeDeadCode(ir::Function& f, const ir::Module& m);
 
 }  // namespace adjoint::transforms
+
+namespace adjoint::transforms {
+
+// Computes a math call that several neighbouring statements evaluate with the same arguments
+// once, into a named constant (`const double exp_t = std::exp(t * x[i]);`), when nothing in
+// between changes what the call reads. Adjoint code repeats such calls across the partial
+// derivatives of one forward statement.
+void shareCommonCalls(ir::Function& f);
+
+}  // namespace adjoint::transforms

@@ -140,10 +140,31 @@ class ReverseBuilder {
 
   std::string branchTapeName(const Stmt& s) { return tapeFor("branch_L" + std::to_string(s.loc.line), Type::of(Scalar::Bool)); }
 
+  // The reverse of one iteration: the recomputed declarations it reads, then the adjoints.
+  StmtList reverseIteration(const Stmt& loop) {
+    StmtList body = reverseList(loop.body);
+    if (body.empty()) return body;
+    std::set<std::string> needed;
+    walkExprs(body, [&](const Expr& e) {
+      if (e.kind == ExprKind::Var) needed.insert(e.text);
+    });
+    StmtList recomputed;
+    for (auto it = loop.body.rbegin(); it != loop.body.rend(); ++it) {
+      if (!plan_.recomputed.count(it->get()) || !needed.count((*it)->name)) continue;
+      needed.merge(analysis::readVariables((*it)->expr));
+      recomputed.insert(recomputed.begin(), decl((*it)->name, (*it)->type, (*it)->expr));
+    }
+    if (!recomputed.empty()) {
+      recomputed.front()->comment = "recomputed, not taped";
+      body.insert(body.begin(), recomputed.begin(), recomputed.end());
+    }
+    return body;
+  }
+
   void reverseCountedFor(const Stmt& s, StmtList& out) {
     analysis::CountedLoop loop;
     if (!analysis::asCountedLoop(s, loop)) throw Diagnostic(s.loc, "internal error: for loop not in counted form", "");
-    StmtList body = reverseList(s.body);
+    StmtList body = reverseIteration(s);
     if (body.empty()) return;
     ExprPtr i = var(loop.counter, loop.counterType);
     ExprPtr one = number(1, loop.counterType);
@@ -154,7 +175,7 @@ class ReverseBuilder {
   }
 
   void reverseLoop(const Stmt& s, StmtList& out) {
-    StmtList body = reverseList(s.body);
+    StmtList body = reverseIteration(s);
     if (body.empty()) return;
     countedLoops_.insert(&s);
     std::string n = loopName(s);
@@ -200,7 +221,7 @@ class ReverseBuilder {
   }
 
   void forwardDecl(const StmtPtr& s, bool nested, StmtList& out) {
-    bool hoist = nested && plan_.reverseReads.count(s->name);
+    bool hoist = nested && plan_.reverseReads.count(s->name) && !plan_.recomputed.count(s.get());
     if (!hoist) {
       out.push_back(s);
       return;

@@ -78,7 +78,8 @@ class ExposedReads {
       default: break;
     }
     Names reads = readsOf(s);
-    if (!isOverwrite(s, inLoop)) {
+    if (plan_.recomputed.count(&s)) reads.merge(analysis::readVariables(s.expr));
+    if (!isOverwrite(s, inLoop) || plan_.recomputed.count(&s)) {
       state.merge(reads);
       return state;
     }
@@ -113,8 +114,51 @@ class ExposedReads {
 
 }  // namespace
 
+namespace {
+
+// Whether `e` calls only functions with rules (math), whose results depend on arguments alone.
+bool callsOnlyMath(const ExprPtr& e) {
+  bool ok = true;
+  walk(e, [&](const Expr& x) { ok &= x.kind != ExprKind::Call || x.text.rfind("std::", 0) == 0; });
+  return ok;
+}
+
+void findRecomputable(const StmtList& body, const Names& assignedAnywhere, std::set<const Stmt*>& out) {
+  for (const StmtPtr& s : body) {
+    for (const StmtList* inner : {&s->body, &s->elseBody}) findRecomputable(*inner, assignedAnywhere, out);
+    if (!isLoop(s->kind)) continue;
+    // Variables the loop changes, apart from its own recomputable declarations.
+    Names changed = analysis::assignedVariables(s->body);
+    Names recomputedHere;
+    for (const StmtPtr& d : s->body) {
+      if (d->kind != StmtKind::Decl || !d->expr || d->type.arraySize > 0 || assignedAnywhere.count(d->name) ||
+          !callsOnlyMath(d->expr))
+        continue;
+      bool invariantInputs = true;
+      for (const std::string& v : analysis::readVariables(d->expr))
+        invariantInputs &= !changed.count(v) || recomputedHere.count(v);
+      if (!invariantInputs) continue;
+      recomputedHere.insert(d->name);
+      out.insert(d.get());
+    }
+  }
+}
+
+}  // namespace
+
+std::set<const Stmt*> recomputableDeclarations(const StmtList& body) {
+  Names assigned;
+  walk(body, [&](const Stmt& s) {
+    if (s.kind == StmtKind::Assign) assigned.insert(rootName(*s.lhs));
+  });
+  std::set<const Stmt*> out;
+  findRecomputable(body, assigned, out);
+  return out;
+}
+
 TapePlan planTape(const StmtList& body, const std::function<std::set<std::string>(const Stmt&)>& reverseReads) {
   TapePlan plan;
+  plan.recomputed = recomputableDeclarations(body);
   walk(body, [&](const Stmt& s) {
     if (s.kind != StmtKind::If) return;
     std::set<std::string> written = analysis::assignedVariables(s.body);
@@ -128,6 +172,7 @@ TapePlan planTape(const StmtList& body, const std::function<std::set<std::string
   walk(body, [&](const Stmt& s) {
     if (s.kind == StmtKind::If && plan.tapedBranch.count(&s)) return;
     plan.reverseReads.merge(reverseReads(s));
+    if (plan.recomputed.count(&s)) plan.reverseReads.merge(analysis::readVariables(s.expr));
   });
   for (const Stmt* s : plan.restored) {
     plan.reverseReads.insert(overwrittenName(*s));

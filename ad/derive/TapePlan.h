@@ -10,6 +10,9 @@
 //
 // Branch decisions are recomputed when the condition reads nothing its branches assign, and
 // recorded otherwise; counted loops run their counter backwards, other loops record trip counts.
+//
+// A local declared in a loop body from values the loop does not change (parameters, counters,
+// other such locals) is recomputed at the top of each reverse iteration instead of taped.
 #pragma once
 
 #include <functional>
@@ -22,6 +25,7 @@
 namespace adjoint::derive {
 
 struct TapePlan {
+  std::set<const ir::Stmt*> recomputed;   // loop-body declarations the reverse recomputes
   std::set<const ir::Stmt*> restored;     // overwrites that save the old value
   std::set<const ir::Stmt*> tapedBranch;  // ifs whose decision is recorded
   std::set<const ir::Stmt*> inLoop;       // statements inside some loop
@@ -31,6 +35,9 @@ struct TapePlan {
 // `reverseReads(s)` gives the variables the reverse code of the single statement `s` reads (for
 // compound statements: their header only).
 TapePlan planTape(const ir::StmtList& body, const std::function<std::set<std::string>(const ir::Stmt&)>& reverseReads);
+
+// The declarations of loop bodies that can be recomputed in the reverse sweep (see above).
+std::set<const ir::Stmt*> recomputableDeclarations(const ir::StmtList& body);
 
 // Whether `s` overwrites a value (an assignment, or a declaration run once per loop iteration).
 bool isOverwrite(const ir::Stmt& s, bool inLoop);

@@ -98,6 +98,7 @@ std::optional<PipelineResult> runPipeline(const PipelineOptions& o) {
       for (ir::Function& d : result.derivatives) {
         transforms::simplify(d);
         transforms::removeDeadCode(d, result.prepared);
+        transforms::shareCommonCalls(d);
         derive::markUnusedParams(d);
       }
       return 0;

@@ -35,10 +35,11 @@ void call_price_grad(double spot, double strike, double rate, double sigma, doub
   // line 14: return spot * normal_cdf(d1) - strike * std::exp(-rate * maturity) * normal_cdf(d2);
   *spot_bar += normal_cdf_result;
   normal_cdf_result_bar += spot;
-  *strike_bar -= normal_cdf_result_2 * std::exp(-(rate * maturity));
-  *rate_bar += normal_cdf_result_2 * strike * std::exp(-(rate * maturity)) * maturity;
-  *maturity_bar += normal_cdf_result_2 * strike * std::exp(-(rate * maturity)) * rate;
-  normal_cdf_result_2_bar -= strike * std::exp(-(rate * maturity));
+  const double exp_value = std::exp(-(rate * maturity));
+  *strike_bar -= normal_cdf_result_2 * exp_value;
+  *rate_bar += normal_cdf_result_2 * strike * exp_value * maturity;
+  *maturity_bar += normal_cdf_result_2 * strike * exp_value * rate;
+  normal_cdf_result_2_bar -= strike * exp_value;
   {
     double normal_cdf_x_bar = 0.0;
     normal_cdf_pullback(d2, normal_cdf_result_2_bar, &normal_cdf_x_bar);
@@ -61,14 +62,15 @@ void call_price_grad(double spot, double strike, double rate, double sigma, doub
   vol_bar -=
       d1_bar * ((std::log(spot / strike) + (rate + 0.5 * sigma * sigma) * maturity) / (vol * vol));
   // line 11: double vol = sigma * std::sqrt(maturity);
-  *sigma_bar += vol_bar * std::sqrt(maturity);
-  *maturity_bar += vol_bar * sigma / (2.0 * std::sqrt(maturity));
+  const double sqrt_maturity = std::sqrt(maturity);
+  *sigma_bar += vol_bar * sqrt_maturity;
+  *maturity_bar += vol_bar * sigma / (2.0 * sqrt_maturity);
 }
 
 static void normal_cdf_pullback(double x, double result_bar, double *x_bar) {
   // reverse sweep
   // line 8: static double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+  const double sqrt_value = std::sqrt(2.0);
   *x_bar -= result_bar * 0.5 *
-            ((-1.1283791670955126) * std::exp(-(x / std::sqrt(2.0) * (x / std::sqrt(2.0))))) /
-            std::sqrt(2.0);
+            ((-1.1283791670955126) * std::exp(-(x / sqrt_value * (x / sqrt_value)))) / sqrt_value;
 }

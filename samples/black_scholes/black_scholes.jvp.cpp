@@ -20,16 +20,16 @@ static double normal_cdf(double x) { return 0.5 * std::erfc(-(x / std::sqrt(2.0)
 double call_price_jvp(double spot, double strike, double rate, double sigma, double maturity,
                       double spot_dot, double strike_dot, double rate_dot, double sigma_dot,
                       double maturity_dot) {
-  double vol_dot =
-      sigma_dot * std::sqrt(maturity) + maturity_dot / (2.0 * std::sqrt(maturity)) * sigma;
-  double vol = sigma * std::sqrt(maturity);
-  double d1_dot =
-      ((spot_dot / strike - strike_dot * (spot / (strike * strike))) / (spot / strike) +
-       ((rate_dot + (sigma_dot * 0.5 * sigma + sigma_dot * (0.5 * sigma))) * maturity +
-        maturity_dot * (rate + 0.5 * sigma * sigma))) /
-          vol -
-      vol_dot * ((std::log(spot / strike) + (rate + 0.5 * sigma * sigma) * maturity) / (vol * vol));
-  double d1 = (std::log(spot / strike) + (rate + 0.5 * sigma * sigma) * maturity) / vol;
+  const double sqrt_maturity = std::sqrt(maturity);
+  double vol_dot = sigma_dot * sqrt_maturity + maturity_dot / (2.0 * sqrt_maturity) * sigma;
+  double vol = sigma * sqrt_maturity;
+  const double log_value = std::log(spot / strike);
+  double d1_dot = ((spot_dot / strike - strike_dot * (spot / (strike * strike))) / (spot / strike) +
+                   ((rate_dot + (sigma_dot * 0.5 * sigma + sigma_dot * (0.5 * sigma))) * maturity +
+                    maturity_dot * (rate + 0.5 * sigma * sigma))) /
+                      vol -
+                  vol_dot * ((log_value + (rate + 0.5 * sigma * sigma) * maturity) / (vol * vol));
+  double d1 = (log_value + (rate + 0.5 * sigma * sigma) * maturity) / vol;
   double d2_dot = d1_dot - vol_dot;
   double d2 = d1 - vol;
   double normal_cdf_result_dot = normal_cdf_jvp(d1, d1_dot);

@@ -24,9 +24,7 @@ void mixture_nll_grad(const double *x, int n, int k, const double *logits, const
   // recorded by the forward sweep for the reverse sweep
   std::vector<double> lmax_tape;
   std::vector<double> s_tape;
-  std::vector<double> z_tape;
   double s = 0.0;
-  double z = 0.0;
   // forward sweep
   double norm = 0.0;
   double lmax = logits[0];
@@ -42,8 +40,7 @@ void mixture_nll_grad(const double *x, int n, int k, const double *logits, const
     s_tape.push_back(s);
     s = 0.0;
     for (int j_3 = 0; j_3 < k; ++j_3) {
-      z_tape.push_back(z);
-      z = (x[i] - means[j_3]) * std::exp(-log_sigmas[j_3]);
+      double z = (x[i] - means[j_3]) * std::exp(-log_sigmas[j_3]);
       s += std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]);
     }
   }
@@ -62,19 +59,19 @@ void mixture_nll_grad(const double *x, int n, int k, const double *logits, const
     s_bar -= nll_bar / s;
     // line 17: for (int j = 0; j < k; ++j) {
     for (int j_3 = k - 1; j_3 >= 0; --j_3) {
+      // recomputed, not taped
+      const double exp_value = std::exp(-log_sigmas[j_3]);
+      double z = (x[i] - means[j_3]) * exp_value;
       // line 19: s += std::exp(logits[j] - log_norm - 0.5 * z * z - log_sigmas[j]);
-      logits_bar[j_3] += s_bar * std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]);
-      log_norm_bar -= s_bar * std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]);
-      z_bar +=
-          -(s_bar * std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]) * z * 0.5) -
-          s_bar * std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]) * (0.5 * z);
-      log_sigmas_bar[j_3] -=
-          s_bar * std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]);
+      const double exp_value_2 = std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]);
+      logits_bar[j_3] += s_bar * exp_value_2;
+      log_norm_bar -= s_bar * exp_value_2;
+      z_bar += -(s_bar * exp_value_2 * z * 0.5) - s_bar * exp_value_2 * (0.5 * z);
+      log_sigmas_bar[j_3] -= s_bar * exp_value_2;
       // line 18: double z = (x[i] - means[j]) * std::exp(-log_sigmas[j]);
-      z = adjoint_pop(z_tape);
-      x_bar[i] += z_bar * std::exp(-log_sigmas[j_3]);
-      means_bar[j_3] -= z_bar * std::exp(-log_sigmas[j_3]);
-      log_sigmas_bar[j_3] -= z_bar * (x[i] - means[j_3]) * std::exp(-log_sigmas[j_3]);
+      x_bar[i] += z_bar * exp_value;
+      means_bar[j_3] -= z_bar * exp_value;
+      log_sigmas_bar[j_3] -= z_bar * (x[i] - means[j_3]) * exp_value;
       z_bar = 0.0;
     }
     // line 16: double s = 0;
@@ -86,8 +83,9 @@ void mixture_nll_grad(const double *x, int n, int k, const double *logits, const
   norm_bar += log_norm_bar / norm;
   // line 12: for (int j = 0; j < k; ++j) norm += std::exp(logits[j] - lmax);
   for (int j_2 = k - 1; j_2 >= 0; --j_2) {
-    logits_bar[j_2] += norm_bar * std::exp(logits[j_2] - lmax);
-    lmax_bar -= norm_bar * std::exp(logits[j_2] - lmax);
+    const double exp_value_3 = std::exp(logits[j_2] - lmax);
+    logits_bar[j_2] += norm_bar * exp_value_3;
+    lmax_bar -= norm_bar * exp_value_3;
   }
   // line 11: for (int j = 1; j < k; ++j) lmax = std::fmax(lmax, logits[j]);
   for (int j = k - 1; j >= 1; --j) {

@@ -23,8 +23,9 @@ double mixture_nll_jvp(const double *x, int n, int k, const double *logits, cons
     lmax = std::fmax(lmax, logits[j]);
   }
   for (int j_2 = 0; j_2 < k; ++j_2) {
-    norm_dot += (logits_dot[j_2] - lmax_dot) * std::exp(logits[j_2] - lmax);
-    norm += std::exp(logits[j_2] - lmax);
+    const double exp_value = std::exp(logits[j_2] - lmax);
+    norm_dot += (logits_dot[j_2] - lmax_dot) * exp_value;
+    norm += exp_value;
   }
   double log_norm_dot = lmax_dot + norm_dot / norm;
   double log_norm = lmax + std::log(norm);
@@ -33,13 +34,15 @@ double mixture_nll_jvp(const double *x, int n, int k, const double *logits, cons
     double s_dot = 0.0;
     double s = 0.0;
     for (int j_3 = 0; j_3 < k; ++j_3) {
-      double z_dot = (x_dot[i] - means_dot[j_3]) * std::exp(-log_sigmas[j_3]) -
-                     log_sigmas_dot[j_3] * std::exp(-log_sigmas[j_3]) * (x[i] - means[j_3]);
-      double z = (x[i] - means[j_3]) * std::exp(-log_sigmas[j_3]);
+      const double exp_value_2 = std::exp(-log_sigmas[j_3]);
+      double z_dot = (x_dot[i] - means_dot[j_3]) * exp_value_2 -
+                     log_sigmas_dot[j_3] * exp_value_2 * (x[i] - means[j_3]);
+      double z = (x[i] - means[j_3]) * exp_value_2;
+      const double exp_value_3 = std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]);
       s_dot += (logits_dot[j_3] - log_norm_dot - (z_dot * 0.5 * z + z_dot * (0.5 * z)) -
                 log_sigmas_dot[j_3]) *
-               std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]);
-      s += std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]);
+               exp_value_3;
+      s += exp_value_3;
     }
     nll_dot -= s_dot / s;
   }

@@ -3,14 +3,6 @@
 #include "lennard_jones.grad.h"
 
 #include <cmath>
-#include <vector>
-
-// Takes the most recent value off a tape.
-template <class T> static T adjoint_pop(std::vector<T> &tape) {
-  T value = tape.back();
-  tape.pop_back();
-  return value;
-}
 
 // Reverse mode: adds the gradient of the result into the _bar arguments. For arrays the function
 // writes, the _bar argument carries the incoming adjoint (the seed) and is consumed.
@@ -19,36 +11,6 @@ template <class T> static T adjoint_pop(std::vector<T> &tape) {
 //   sigma_bar: adjoint of sigma, accumulated into (+=); the caller zeroes it
 void lj_energy_grad(const double *pos, int n, double epsilon, double sigma, double *pos_bar,
                     double *epsilon_bar, double *sigma_bar) {
-  // recorded by the forward sweep for the reverse sweep
-  std::vector<double> dx_tape;
-  std::vector<double> dy_tape;
-  std::vector<double> dz_tape;
-  std::vector<double> r2_tape;
-  std::vector<double> s2_tape;
-  std::vector<double> s6_tape;
-  double dx = 0.0;
-  double dy = 0.0;
-  double dz = 0.0;
-  double r2 = 0.0;
-  double s2 = 0.0;
-  double s6 = 0.0;
-  // forward sweep
-  for (int i = 0; i < n; ++i) {
-    for (int j = i + 1; j < n; ++j) {
-      dx_tape.push_back(dx);
-      dx = pos[3 * i] - pos[3 * j];
-      dy_tape.push_back(dy);
-      dy = pos[3 * i + 1] - pos[3 * j + 1];
-      dz_tape.push_back(dz);
-      dz = pos[3 * i + 2] - pos[3 * j + 2];
-      r2_tape.push_back(r2);
-      r2 = dx * dx + dy * dy + dz * dz + 0.5;
-      s2_tape.push_back(s2);
-      s2 = sigma * sigma / r2;
-      s6_tape.push_back(s6);
-      s6 = s2 * s2 * s2;
-    }
-  }
   // reverse sweep
   double dx_bar = 0.0;
   double dy_bar = 0.0;
@@ -63,37 +25,38 @@ void lj_energy_grad(const double *pos, int n, double epsilon, double sigma, doub
   for (int i = n - 1; i >= 0; --i) {
     // line 8: for (int j = i + 1; j < n; ++j) {
     for (int j = n - 1; j >= i + 1; --j) {
+      // recomputed, not taped
+      double dx = pos[3 * i] - pos[3 * j];
+      double dy = pos[3 * i + 1] - pos[3 * j + 1];
+      double dz = pos[3 * i + 2] - pos[3 * j + 2];
+      double r2 = dx * dx + dy * dy + dz * dz + 0.5;
+      double s2 = sigma * sigma / r2;
+      double s6 = s2 * s2 * s2;
       // line 15: energy += 4 * epsilon * (s6 * s6 - s6);
       *epsilon_bar += energy_bar * (s6 * s6 - s6) * 4.0;
       s6_bar += 2.0 * (energy_bar * (4.0 * epsilon) * s6) - energy_bar * (4.0 * epsilon);
       // line 14: double s6 = s2 * s2 * s2;
-      s6 = adjoint_pop(s6_tape);
       s2_bar += 2.0 * (s6_bar * s2 * s2) + s6_bar * (s2 * s2);
       s6_bar = 0.0;
       // line 13: double s2 = sigma * sigma / r2;
-      s2 = adjoint_pop(s2_tape);
       *sigma_bar += 2.0 * (s2_bar / r2 * sigma);
       r2_bar -= s2_bar * (sigma * sigma / (r2 * r2));
       s2_bar = 0.0;
       // line 12: double r2 = dx * dx + dy * dy + dz * dz + 0.5;  // softened so that random points
       // stay finite
-      r2 = adjoint_pop(r2_tape);
       dx_bar += 2.0 * (r2_bar * dx);
       dy_bar += 2.0 * (r2_bar * dy);
       dz_bar += 2.0 * (r2_bar * dz);
       r2_bar = 0.0;
       // line 11: double dz = pos[3 * i + 2] - pos[3 * j + 2];
-      dz = adjoint_pop(dz_tape);
       pos_bar[3 * i + 2] += dz_bar;
       pos_bar[3 * j + 2] -= dz_bar;
       dz_bar = 0.0;
       // line 10: double dy = pos[3 * i + 1] - pos[3 * j + 1];
-      dy = adjoint_pop(dy_tape);
       pos_bar[3 * i + 1] += dy_bar;
       pos_bar[3 * j + 1] -= dy_bar;
       dy_bar = 0.0;
       // line 9: double dx = pos[3 * i] - pos[3 * j];
-      dx = adjoint_pop(dx_tape);
       pos_bar[3 * i] += dx_bar;
       pos_bar[3 * j] -= dx_bar;
       dx_bar = 0.0;

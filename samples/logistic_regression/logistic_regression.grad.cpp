@@ -58,9 +58,11 @@ void loss_grad(const double *X, const double *y, int n, int d, const double *w, 
     z_bar -= total_bar * y[i];
     // line 14: double softplus = z > 0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z));
     if (z > 0.0) {
-      z_bar += softplus_bar - softplus_bar / (1.0 + std::exp(-z)) * std::exp(-z);
+      const double exp_value = std::exp(-z);
+      z_bar += softplus_bar - softplus_bar / (1.0 + exp_value) * exp_value;
     } else {
-      z_bar += softplus_bar / (1.0 + std::exp(z)) * std::exp(z);
+      const double exp_z = std::exp(z);
+      z_bar += softplus_bar / (1.0 + exp_z) * exp_z;
     }
     softplus_bar = 0.0;
     // line 12: for (int j = 0; j < d; ++j) z += X[i * d + j] * w[j];

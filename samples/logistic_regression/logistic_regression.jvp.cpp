@@ -22,8 +22,10 @@ double loss_jvp(const double *X, const double *y, int n, int d, const double *w,
       z_dot += X_dot[i * d + j] * w[j] + w_dot[j] * X[i * d + j];
       z += X[i * d + j] * w[j];
     }
-    double softplus_dot = z > 0.0 ? z_dot - z_dot * std::exp(-z) / (1.0 + std::exp(-z))
-                                  : z_dot * std::exp(z) / (1.0 + std::exp(z));
+    const double exp_value = std::exp(-z);
+    const double exp_z = std::exp(z);
+    double softplus_dot =
+        z > 0.0 ? z_dot - z_dot * exp_value / (1.0 + exp_value) : z_dot * exp_z / (1.0 + exp_z);
     total_dot += softplus_dot - (y_dot[i] * z + z_dot * y[i]);
   }
   double penalty_dot = 0.0;

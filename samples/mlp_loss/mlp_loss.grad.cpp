@@ -77,7 +77,8 @@ void mlp_loss_grad(const double *X, const double *Y, int batch, int in_dim, int 
     for (int k = hidden - 1; k >= 0; --k) {
       // line 16: h[k] = std::tanh(a);
       h[k] = adjoint_pop(h_tape);
-      a_bar += h_bar[k] * (1.0 - std::tanh(a) * std::tanh(a));
+      const double tanh_a = std::tanh(a);
+      a_bar += h_bar[k] * (1.0 - tanh_a * tanh_a);
       h_bar[k] = 0.0;
       // line 15: for (int i = 0; i < in_dim; ++i) a += W1[k * in_dim + i] * X[n * in_dim + i];
       for (int i = in_dim - 1; i >= 0; --i) {

@@ -28,8 +28,9 @@ double mlp_loss_jvp(const double *X, const double *Y, int batch, int in_dim, int
             W1_dot[k * in_dim + i] * X[n * in_dim + i] + X_dot[n * in_dim + i] * W1[k * in_dim + i];
         a += W1[k * in_dim + i] * X[n * in_dim + i];
       }
-      h_dot[k] = a_dot * (1.0 - std::tanh(a) * std::tanh(a));
-      h[k] = std::tanh(a);
+      const double tanh_a = std::tanh(a);
+      h_dot[k] = a_dot * (1.0 - tanh_a * tanh_a);
+      h[k] = tanh_a;
     }
     double out_dot = b2_dot;
     double out = b2;

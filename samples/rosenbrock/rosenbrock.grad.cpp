@@ -3,31 +3,11 @@
 #include "rosenbrock.grad.h"
 
 #include <cmath>
-#include <vector>
-
-// Takes the most recent value off a tape.
-template <class T> static T adjoint_pop(std::vector<T> &tape) {
-  T value = tape.back();
-  tape.pop_back();
-  return value;
-}
 
 // Reverse mode: adds the gradient of the result into the _bar arguments. For arrays the function
 // writes, the _bar argument carries the incoming adjoint (the seed) and is consumed.
 //   x_bar: adjoint of x, accumulated into (+=); the caller zeroes it
 void rosenbrock_grad(const double *x, int n, double *x_bar) {
-  // recorded by the forward sweep for the reverse sweep
-  std::vector<double> a_tape;
-  std::vector<double> b_tape;
-  double a = 0.0;
-  double b = 0.0;
-  // forward sweep
-  for (int i = 0; i + 1 < n; ++i) {
-    a_tape.push_back(a);
-    a = x[i + 1] - x[i] * x[i];
-    b_tape.push_back(b);
-    b = 1.0 - x[i];
-  }
   // reverse sweep
   double a_bar = 0.0;
   double b_bar = 0.0;
@@ -36,15 +16,16 @@ void rosenbrock_grad(const double *x, int n, double *x_bar) {
   f_bar += 1.0;
   // line 7: for (int i = 0; i + 1 < n; ++i) {
   for (int i = n - 2; i >= 0; --i) {
+    // recomputed, not taped
+    double a = x[i + 1] - x[i] * x[i];
+    double b = 1.0 - x[i];
     // line 10: f += 100 * a * a + b * b;
     a_bar += f_bar * a * 100.0 + f_bar * (100.0 * a);
     b_bar += 2.0 * (f_bar * b);
     // line 9: double b = 1 - x[i];
-    b = adjoint_pop(b_tape);
     x_bar[i] -= b_bar;
     b_bar = 0.0;
     // line 8: double a = x[i + 1] - x[i] * x[i];
-    a = adjoint_pop(a_tape);
     x_bar[i + 1] += a_bar;
     x_bar[i] += -(a_bar * x[i]) - a_bar * x[i];
     a_bar = 0.0;

@@ -53,8 +53,9 @@ void softmax_vjp(const double *z, double *p, int n, double *z_bar, double *p_bar
     // line 14: total += p[i];
     p_bar[i_2] += total_bar;
     // line 13: p[i] = std::exp(z[i] - m);
-    z_bar[i_2] += p_bar[i_2] * std::exp(z[i_2] - m);
-    m_bar -= p_bar[i_2] * std::exp(z[i_2] - m);
+    const double exp_value = std::exp(z[i_2] - m);
+    z_bar[i_2] += p_bar[i_2] * exp_value;
+    m_bar -= p_bar[i_2] * exp_value;
     p_bar[i_2] = 0.0;
   }
   // line 10: for (int i = 1; i < n; ++i) m = std::fmax(m, z[i]);

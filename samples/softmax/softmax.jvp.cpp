@@ -19,8 +19,9 @@ void softmax_jvp(const double *z, double *p, int n, const double *z_dot, double 
   double total_dot = 0.0;
   double total = 0.0;
   for (int i_2 = 0; i_2 < n; ++i_2) {
-    p_dot[i_2] = (z_dot[i_2] - m_dot) * std::exp(z[i_2] - m);
-    p[i_2] = std::exp(z[i_2] - m);
+    const double exp_value = std::exp(z[i_2] - m);
+    p_dot[i_2] = (z_dot[i_2] - m_dot) * exp_value;
+    p[i_2] = exp_value;
     total_dot += p_dot[i_2];
     total += p[i_2];
   }

@@ -1,0 +1,122 @@
+#include <set>
+
+#include "ad/analysis/Activity.h"
+#include "transforms/Passes.h"
+
+namespace adjoint::transforms {
+
+namespace {
+
+using namespace ir;
+
+bool isSimple(const Stmt& s) {
+  return s.kind == StmtKind::Assign || s.kind == StmtKind::Decl || s.kind == StmtKind::Eval;
+}
+
+bool isMathCall(const Expr& e) { return e.kind == ExprKind::Call && e.text.rfind("std::", 0) == 0; }
+
+int count(const ExprPtr& e, const Expr& target) {
+  int n = 0;
+  walk(e, [&](const Expr& x) { n += sameExpr(x, target); });
+  return n;
+}
+
+int count(const Stmt& s, const Expr& target) {
+  int n = count(s.expr, target);
+  for (const ExprPtr& a : s.args) n += count(a, target);
+  if (s.lhs)
+    for (const Expr* e = s.lhs.get(); e->kind == ExprKind::Index; e = e->operands[0].get()) n += count(e->operands[1], target);
+  return n;
+}
+
+ExprPtr replace(const ExprPtr& e, const Expr& target, const ExprPtr& with) {
+  if (!e) return e;
+  if (sameExpr(*e, target)) return with;
+  if (e->operands.empty()) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  for (ExprPtr& op : copy->operands) op = replace(op, target, with);
+  return copy;
+}
+
+std::set<std::string> writes(const Stmt& s) {
+  if (s.kind == StmtKind::Assign) return {rootName(*s.lhs)};
+  if (s.kind == StmtKind::Decl) return {s.name};
+  return {};
+}
+
+class Sharer {
+ public:
+  explicit Sharer(const Function& f) {
+    for (const Param& p : f.params) used_.insert(p.name);
+    walk(f.body, [&](const Stmt& s) {
+      if (s.kind == StmtKind::Decl) used_.insert(s.name);
+    });
+  }
+
+  void list(StmtList& body) {
+    for (size_t i = 0; i < body.size(); ++i) {
+      for (StmtList* inner : {&body[i]->body, &body[i]->elseBody}) list(*inner);
+      if (!isSimple(*body[i])) continue;
+      while (shareOne(body, i)) ++i;  // the new declaration sits at i; its statement moved to i + 1
+    }
+  }
+
+ private:
+  std::set<std::string> used_;
+
+  std::string fresh(const Expr& call) {
+    std::string base = call.text.substr(5);
+    const Expr& arg = *call.operands[0];
+    base += arg.kind == ExprKind::Var ? "_" + arg.text : "_value";
+    std::string name = base;
+    for (int k = 2; used_.count(name); ++k) name = base + "_" + std::to_string(k);
+    used_.insert(name);
+    return name;
+  }
+
+  // Shares the first call of body[i] that later statements repeat; returns whether it did.
+  bool shareOne(StmtList& body, size_t i) {
+    std::vector<const Expr*> calls;
+    for (const ExprPtr& e : {body[i]->expr}) walk(e, [&](const Expr& x) {
+        if (isMathCall(x)) calls.push_back(&x);
+      });
+    for (const Expr* c : calls) {
+      ExprPtr target = std::make_shared<Expr>(*c);
+      std::set<std::string> inputs = analysis::readVariables(target);
+      size_t end = i;  // statements [i, end] see the same value of the call
+      int uses = 0;
+      for (size_t j = i; j < body.size() && isSimple(*body[j]); ++j) {
+        uses += count(*body[j], *target);
+        end = j;
+        bool changesInputs = false;
+        for (const std::string& w : writes(*body[j])) changesInputs |= inputs.count(w) > 0;
+        if (changesInputs) break;
+      }
+      if (uses < 2) continue;
+      std::string name = fresh(*target);
+      ExprPtr v = var(name, target->type);
+      for (size_t j = i; j <= end; ++j) {
+        auto copy = std::make_shared<Stmt>(*body[j]);
+        copy->expr = replace(copy->expr, *target, v);
+        for (ExprPtr& a : copy->args) a = replace(a, *target, v);
+        if (copy->lhs && copy->lhs->kind == ExprKind::Index) copy->lhs = replace(copy->lhs, *target, v);
+        body[j] = copy;
+      }
+      auto d = decl(name, target->type, target);
+      d->type.spelled = "const " + target->type.scalarSpelling();
+      d->type.scalar = Scalar::Opaque;
+      d->comment = body[i]->comment;
+      d->loc = body[i]->loc;
+      body[i]->comment.clear();
+      body.insert(body.begin() + static_cast<long>(i), d);
+      return true;
+    }
+    return false;
+  }
+};
+
+}  // namespace
+
+void shareCommonCalls(Function& f) { Sharer(f).list(f.body); }
+
+}  // namespace adjoint::transforms
