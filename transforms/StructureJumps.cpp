@@ -1,3 +1,5 @@
+#include <set>
+
 #include "ad/analysis/Loops.h"
 #include "ad/ir/Diagnostic.h"
 #include "transforms/Passes.h"
@@ -88,12 +90,6 @@ class JumpStructurer {
   }
 
   StmtPtr loop(const StmtPtr& s) {
-    for (const StmtPtr& c : s->body)
-      walk(c, [&](const Stmt& inner) {
-        if (inner.kind == StmtKind::Return)
-          throw Diagnostic(inner.loc, "return inside a loop is not supported",
-                           "break out of the loop and return after it");
-      });
     bool jumps = false;
     for (const StmtPtr& c : s->body) jumps |= jumpsOut(*c);
     auto copy = std::make_shared<Stmt>(*s);
@@ -124,6 +120,75 @@ class JumpStructurer {
   }
 };
 
+bool returnsInside(const StmtList& body) {
+  bool found = false;
+  walk(body, [&](const Stmt& s) { found |= s.kind == StmtKind::Return; });
+  return found;
+}
+
+// Rewrites a return inside a loop as `result = e; returned = true; break;`, followed after each
+// loop by `if (returned) break;` in an enclosing loop, or `if (returned) return result;` outside.
+class LoopReturnLowering {
+ public:
+  explicit LoopReturnLowering(Function& f) : f_(f) {}
+
+  void run() {
+    if (!hasLoopReturn(f_.body, false)) return;
+    std::set<std::string> used;
+    for (const Param& p : f_.params) used.insert(p.name);
+    walk(f_.body, [&](const Stmt& s) {
+      if (s.kind == StmtKind::Decl) used.insert(s.name);
+    });
+    auto fresh = [&](std::string n) {
+      for (std::string base = n; used.count(n);) n = base + "_" + std::to_string(used.size());
+      used.insert(n);
+      return n;
+    };
+    flag_ = var(fresh("returned"), Type::of(Scalar::Bool));
+    bool hasValue = f_.returnType.scalar != Scalar::Void;
+    if (hasValue) result_ = var(fresh("result"), f_.returnType);
+    StmtList body = rewrite(f_.body, false);
+    StmtList setup{decl(flag_->text, flag_->type, boolean(false))};
+    if (hasValue) setup.push_back(decl(result_->text, result_->type, number(0, result_->type)));
+    body.insert(body.begin(), setup.begin(), setup.end());
+    f_.body = body;
+  }
+
+ private:
+  Function& f_;
+  ExprPtr flag_, result_;
+
+  static bool hasLoopReturn(const StmtList& body, bool inLoop) {
+    for (const StmtPtr& s : body) {
+      if (s->kind == StmtKind::Return && inLoop) return true;
+      bool loop = inLoop || isLoop(s->kind);
+      if (hasLoopReturn(s->body, loop) || hasLoopReturn(s->elseBody, loop)) return true;
+    }
+    return false;
+  }
+
+  StmtList rewrite(const StmtList& body, bool inLoop) {
+    StmtList out;
+    for (const StmtPtr& s : body) {
+      if (s->kind == StmtKind::Return && inLoop) {
+        if (result_) out.push_back(at(assign(result_, "=", s->expr), s->loc));
+        out.push_back(at(assign(flag_, "=", boolean(true)), s->loc));
+        out.push_back(at(jump(StmtKind::Break), s->loc));
+        continue;
+      }
+      auto copy = std::make_shared<Stmt>(*s);
+      bool loop = isLoop(s->kind);
+      copy->body = rewrite(s->body, inLoop || loop);
+      copy->elseBody = rewrite(s->elseBody, inLoop);
+      out.push_back(copy);
+      if (!loop || !returnsInside(s->body)) continue;
+      StmtPtr leave = inLoop ? jump(StmtKind::Break) : ret(result_);
+      out.push_back(at(ifStmt(flag_, {at(leave, s->loc)}), s->loc));
+    }
+    return out;
+  }
+};
+
 void flattenInto(const StmtList& body, StmtList& out) {
   for (const StmtPtr& s : body) {
     if (s->kind == StmtKind::Block) {
@@ -142,6 +207,7 @@ void flattenInto(const StmtList& body, StmtList& out) {
 }  // namespace
 
 void structureJumps(Function& f) {
+  LoopReturnLowering(f).run();
   f.body = JumpStructurer().list(f.body, {}, false);
 }
 

@@ -137,3 +137,33 @@ double break_in_while(double x) {
   return v * x;
 }
 // CHECK: break_in_while
+
+double return_in_loop(const double* x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    s += x[i] * x[i];
+    if (s > 3) return s * x[i];
+  }
+  return s * 2;
+}
+// CHECK: return_in_loop n=20
+
+double return_in_nested_loops(const double* x, int n) {
+  double p = 1;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      p *= 1 + 0.1 * x[i] * x[j];
+      if (p > 50) return std::log(p) + x[j];
+    }
+  }
+  return p;
+}
+// CHECK: return_in_nested_loops n=6
+
+void void_return_in_loop(const double* x, double* y, int n) {
+  for (int i = 0; i < n; ++i) {
+    y[i] = std::sin(x[i]) * 2;
+    if (y[i] > 1.5) return;
+  }
+}
+// CHECK: void_return_in_loop n=12
