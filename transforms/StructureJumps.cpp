@@ -1,7 +1,6 @@
 #include <set>
 
 #include "ad/analysis/Loops.h"
-#include "ad/ir/Diagnostic.h"
 #include "transforms/Passes.h"
 
 namespace adjoint::transforms {
@@ -74,16 +73,14 @@ class JumpStructurer {
  private:
   static void append(StmtList& to, const StmtList& from) { to.insert(to.end(), from.begin(), from.end()); }
 
-  // `if (c) A else B; rest` where A or B jumps: rest moves into the branch that falls through.
+  // `if (c) A else B; rest` where A or B may jump: rest moves into each branch that can fall
+  // through (copied when both can), where the same rewriting continues.
   StmtPtr splitIf(const StmtPtr& s, const StmtList& rest, const StmtList& continuation, bool inLoop) {
     bool thenJumps = alwaysJumps(s->body), elseJumps = alwaysJumps(s->elseBody);
-    if (!thenJumps && !elseJumps && !rest.empty())
-      throw Diagnostic(s->loc, "a break, continue or return that not every path of this if takes, followed by more code, is not supported",
-                       "end each branch that jumps with its jump, e.g. `if (c) { ...; break; }`, and nest the rest in the other branch");
     auto copy = std::make_shared<Stmt>(*s);
     StmtList thenBody = s->body, elseBody = s->elseBody;
     if (!thenJumps) append(thenBody, rest);
-    if (!elseJumps) append(elseBody, rest);
+    if (!elseJumps) append(elseBody, thenJumps ? rest : clone(rest));
     copy->body = list(thenBody, continuation, inLoop);
     copy->elseBody = list(elseBody, continuation, inLoop);
     return copy;
@@ -99,9 +96,10 @@ class JumpStructurer {
       return copy;
     }
     if (s->kind == StmtKind::DoWhile) {
-      for (const StmtPtr& c : s->body)
-        if (jumpsOut(*c))
-          throw Diagnostic(c->loc, "break or continue in a do-while loop is not supported", "use a while loop");
+      // do body while (cond)  ==  while (true) { body; if (!cond) break; }, the test on every path
+      // that reaches the end of the iteration or a continue.
+      StmtList test{at(ifStmt(unary("!", s->expr), {at(jump(StmtKind::Break), s->loc)}), s->loc)};
+      return at(whileStmt(boolean(true), list(s->body, test, true)), s->loc);
     }
     if (s->kind != StmtKind::For) {
       copy->body = list(s->body, {}, true);

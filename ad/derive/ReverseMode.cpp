@@ -31,7 +31,8 @@ class ReverseBuilder {
   Function build() {
     plan_ = planTape(f_.body, [&](const Stmt& s) { return reverseReads(s); });
     StmtList reverse = reverseList(f_.body);
-    StmtList forward = forwardList(f_.body, false);
+    // A copy: the forward sweep's statements come from the module, and later stages edit them.
+    StmtList forward = clone(forwardList(f_.body, false));
     return assemble(std::move(forward), std::move(reverse));
   }
 

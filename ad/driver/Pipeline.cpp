@@ -47,6 +47,7 @@ ir::Module prepare(const ir::Module& original) {
     transforms::uniqueLocalNames(f);
     transforms::extractCalls(f, m);
     transforms::structureJumps(f);
+    transforms::uniqueLocalNames(f);
     transforms::flattenBlocks(f);
   }
   return m;
@@ -96,6 +97,7 @@ std::optional<PipelineResult> runPipeline(const PipelineOptions& o) {
     stages.dump("differentiate", printFunctions(result.derivatives));
     stages.run("simplify", [&] {
       for (ir::Function& d : result.derivatives) {
+        d.body = ir::clone(d.body);  // the passes below edit statements the module shares
         transforms::simplify(d);
         transforms::removeDeadCode(d, result.prepared);
         transforms::shareCommonCalls(d);

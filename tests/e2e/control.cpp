@@ -167,3 +167,35 @@ void void_return_in_loop(const double* x, double* y, int n) {
   }
 }
 // CHECK: void_return_in_loop n=12
+
+double partial_jumps(const double* x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    s += x[i];
+    if (s > 1) {
+      if (x[i] > 1.3) break;
+      double t = s * x[i];
+      s = t * 0.5;
+    }
+    if (x[i] < 0.8) {
+      if (s < 0.3) continue;
+      s *= 1.1;
+    }
+    s += 0.1 * x[i] * x[i];
+  }
+  return s;
+}
+// CHECK: partial_jumps n=25
+
+double do_while_jumps(double x, int n) {
+  double v = x;
+  int k = 0;
+  do {
+    ++k;
+    if (v > 5) continue;
+    v = v * 1.2 + std::sin(v);
+    if (v > 9) break;
+  } while (k < n);
+  return v * x;
+}
+// CHECK: do_while_jumps n=30
