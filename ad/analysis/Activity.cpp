@@ -12,6 +12,14 @@ std::set<std::string> readVariables(const ExprPtr& e) {
   return names;
 }
 
+std::set<std::string> readVariables(const StmtList& body) {
+  std::set<std::string> names;
+  walkExprs(body, [&](const Expr& x) {
+    if (x.kind == ExprKind::Var) names.insert(x.text);
+  });
+  return names;
+}
+
 namespace {
 
 // Whether e depends on a variable in `names`. The result of a call that has no derivative (a

@@ -21,5 +21,7 @@ std::set<std::string> assignedVariables(const ir::Stmt& s);
 
 // The names of the variables `e` reads.
 std::set<std::string> readVariables(const ir::ExprPtr& e);
+// The names of the variables the statements in `body` read (including their conditions).
+std::set<std::string> readVariables(const ir::StmtList& body);
 
 }  // namespace adjoint::analysis

@@ -43,8 +43,13 @@ Adjoints::Adjoints(const Module& m, const Function& f, const std::set<std::strin
     if (s.kind == StmtKind::Decl) locals_[s.name] = s.type;
     if (s.kind == StmtKind::Assign && s.lhs->kind == ExprKind::Var) {
       const Param* p = f.param(s.lhs->text);
-      if (p && !p->type.pointer && active_.count(p->name)) reassignedParams_.insert(p->name);
+      if (p && !p->type.pointer && active_.count(p->name)) localParamAdjoints_.insert(p->name);
     }
+    // A scalar parameter read in a loop gets its adjoint summed in a local, which stays in a
+    // register, rather than through the caller's pointer, which may alias the arrays.
+    if (isLoop(s.kind))
+      for (const std::string& v : analysis::readVariables(s.body))
+        if (const Param* p = f.param(v); p && p->type.isFloating() && !p->type.pointer) localParamAdjoints_.insert(v);
   });
   // Active means: floating, and with an adjoint somewhere to go.
   for (auto it = active_.begin(); it != active_.end();) {
@@ -53,6 +58,8 @@ Adjoints::Adjoints(const Module& m, const Function& f, const std::set<std::strin
     bool hasBar = !p || seeds.count(*it);
     it = floating && hasBar ? std::next(it) : active_.erase(it);
   }
+  for (auto it = localParamAdjoints_.begin(); it != localParamAdjoints_.end();)
+    it = active_.count(*it) ? std::next(it) : localParamAdjoints_.erase(it);
 }
 
 bool Adjoints::isAdjointName(const std::string& name) {
@@ -82,7 +89,7 @@ ExprPtr Adjoints::barOf(const Expr& lvalue) const {
   if (lvalue.kind == ExprKind::Index) return index(arrayBar(*lvalue.operands[0]), lvalue.operands[1]);
   if (lvalue.kind == ExprKind::Member) return member(arrayBar(*lvalue.operands[0]), lvalue.text);
   const Param* p = f_.param(lvalue.text);
-  if (p && reassignedParams_.count(p->name)) return var(p->name + "_bar_acc", p->type);
+  if (p && localParamAdjoints_.count(p->name)) return var(p->name + "_bar_acc", p->type);
   if (p) return deref(var(p->name + "_bar", p->type.pointerTo(false)));
   return var(lvalue.text + "_bar", lvalue.type);
 }
@@ -225,13 +232,13 @@ StmtList Adjoints::declarations() const {
     const Type& t = locals_.at(v);
     out.push_back(decl(v + "_bar", t, t.arraySize > 0 ? nullptr : number(0, t)));
   }
-  for (const std::string& p : reassignedParams_) out.push_back(decl(p + "_bar_acc", f_.param(p)->type, number(0, f_.param(p)->type)));
+  for (const std::string& p : localParamAdjoints_) out.push_back(decl(p + "_bar_acc", f_.param(p)->type, number(0, f_.param(p)->type)));
   return out;
 }
 
 StmtList Adjoints::finish() const {
   StmtList out;
-  for (const std::string& p : reassignedParams_)
+  for (const std::string& p : localParamAdjoints_)
     out.push_back(assign(deref(var(p + "_bar", f_.param(p)->type.pointerTo(false))), "+=", var(p + "_bar_acc", f_.param(p)->type)));
   return out;
 }

@@ -24,8 +24,8 @@ class Adjoints {
   static bool isAdjointName(const std::string& name);
   // Declarations of the adjoints of active locals.
   ir::StmtList declarations() const;
-  // Statements that end the reverse sweep: adjoints of reassigned scalar parameters added into
-  // the caller's storage.
+  // Statements that end the reverse sweep: the local adjoint sums of scalar parameters added
+  // into the caller's storage.
   ir::StmtList finish() const;
 
  private:
@@ -34,7 +34,7 @@ class Adjoints {
   Requests& q_;
   ir::ExprPtr seed_;
   std::set<std::string> active_;
-  std::set<std::string> reassignedParams_;
+  std::set<std::string> localParamAdjoints_;  // scalar parameters whose adjoint sums in a local
   std::map<std::string, ir::Type> locals_;
 
   bool readsActive(const ir::ExprPtr& e) const;

@@ -36,6 +36,7 @@ void huber_loss_grad(const double *X, const double *y, int n, int d, const doubl
   double pred_bar = 0.0;
   double r_bar = 0.0;
   double total_bar = 0.0;
+  double delta_bar_acc = 0.0;
   // line 20: return total / n;
   total_bar += 1.0 / static_cast<double>(n);
   // line 10: for (int i = 0; i < n; ++i) {
@@ -46,9 +47,9 @@ void huber_loss_grad(const double *X, const double *y, int n, int d, const doubl
       r_bar += total_bar * r * 0.5 + total_bar * (0.5 * r);
     } else {
       // line 17: total += delta * (std::fabs(r) - 0.5 * delta);
-      *delta_bar += total_bar * (std::fabs(r) - 0.5 * delta);
+      delta_bar_acc += total_bar * (std::fabs(r) - 0.5 * delta);
       r_bar += total_bar * delta * static_cast<double>(r < 0.0 ? (-1) : 1);
-      *delta_bar -= total_bar * delta * 0.5;
+      delta_bar_acc -= total_bar * delta * 0.5;
     }
     // line 13: double r = pred - y[i];
     r = adjoint_pop(r_tape);
@@ -63,4 +64,5 @@ void huber_loss_grad(const double *X, const double *y, int n, int d, const doubl
     // line 11: double pred = 0;
     pred_bar = 0.0;
   }
+  *delta_bar += delta_bar_acc;
 }

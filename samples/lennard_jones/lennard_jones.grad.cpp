@@ -19,6 +19,8 @@ void lj_energy_grad(const double *pos, int n, double epsilon, double sigma, doub
   double r2_bar = 0.0;
   double s2_bar = 0.0;
   double s6_bar = 0.0;
+  double epsilon_bar_acc = 0.0;
+  double sigma_bar_acc = 0.0;
   // line 18: return energy;
   energy_bar += 1.0;
   // line 7: for (int i = 0; i < n; ++i) {
@@ -33,13 +35,13 @@ void lj_energy_grad(const double *pos, int n, double epsilon, double sigma, doub
       double s2 = sigma * sigma / r2;
       double s6 = s2 * s2 * s2;
       // line 15: energy += 4 * epsilon * (s6 * s6 - s6);
-      *epsilon_bar += energy_bar * (s6 * s6 - s6) * 4.0;
+      epsilon_bar_acc += energy_bar * (s6 * s6 - s6) * 4.0;
       s6_bar += 2.0 * (energy_bar * (4.0 * epsilon) * s6) - energy_bar * (4.0 * epsilon);
       // line 14: double s6 = s2 * s2 * s2;
       s2_bar += 2.0 * (s6_bar * s2 * s2) + s6_bar * (s2 * s2);
       s6_bar = 0.0;
       // line 13: double s2 = sigma * sigma / r2;
-      *sigma_bar += 2.0 * (s2_bar / r2 * sigma);
+      sigma_bar_acc += 2.0 * (s2_bar / r2 * sigma);
       r2_bar -= s2_bar * (sigma * sigma / (r2 * r2));
       s2_bar = 0.0;
       // line 12: double r2 = dx * dx + dy * dy + dz * dz + 0.5;  // softened so that random points
@@ -62,4 +64,6 @@ void lj_energy_grad(const double *pos, int n, double epsilon, double sigma, doub
       dx_bar = 0.0;
     }
   }
+  *epsilon_bar += epsilon_bar_acc;
+  *sigma_bar += sigma_bar_acc;
 }

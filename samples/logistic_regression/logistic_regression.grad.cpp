@@ -42,6 +42,7 @@ void loss_grad(const double *X, const double *y, int n, int d, const double *w, 
   double softplus_bar = 0.0;
   double total_bar = 0.0;
   double z_bar = 0.0;
+  double b_bar_acc = 0.0;
   // line 19: return total / n + 0.5 * lambda * penalty;
   total_bar += 1.0 / static_cast<double>(n);
   *lambda_bar += penalty * 0.5;
@@ -72,7 +73,8 @@ void loss_grad(const double *X, const double *y, int n, int d, const double *w, 
     }
     // line 11: double z = b;
     z = adjoint_pop(z_tape);
-    *b_bar += z_bar;
+    b_bar_acc += z_bar;
     z_bar = 0.0;
   }
+  *b_bar += b_bar_acc;
 }

@@ -54,6 +54,7 @@ void mlp_loss_grad(const double *X, const double *Y, int batch, int in_dim, int 
   double h_bar[16] = {};
   double loss_bar = 0.0;
   double out_bar = 0.0;
+  double b2_bar_acc = 0.0;
   // line 23: return loss / batch;
   loss_bar += 1.0 / static_cast<double>(batch);
   // line 11: for (int n = 0; n < batch; ++n) {
@@ -71,7 +72,7 @@ void mlp_loss_grad(const double *X, const double *Y, int batch, int in_dim, int 
       h_bar[k_2] += out_bar * w2[k_2];
     }
     // line 18: double out = b2;
-    *b2_bar += out_bar;
+    b2_bar_acc += out_bar;
     out_bar = 0.0;
     // line 13: for (int k = 0; k < hidden; ++k) {
     for (int k = hidden - 1; k >= 0; --k) {
@@ -91,4 +92,5 @@ void mlp_loss_grad(const double *X, const double *Y, int batch, int in_dim, int 
       a_bar = 0.0;
     }
   }
+  *b2_bar += b2_bar_acc;
 }

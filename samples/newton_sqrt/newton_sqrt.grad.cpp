@@ -33,6 +33,7 @@ void newton_sqrt_grad(double a, double *a_bar) {
   double next_bar = 0.0;
   double step_bar = 0.0;
   double x_bar = 0.0;
+  double a_bar_acc = 0.0;
   // line 17: return x;
   x_bar += 1.0;
   // line 12: while (std::fabs(step) > 1e-12 * a) {
@@ -47,10 +48,11 @@ void newton_sqrt_grad(double a, double *a_bar) {
     step_bar = 0.0;
     // line 13: double next = 0.5 * (x + a / x);
     x_bar += next_bar * 0.5;
-    *a_bar += next_bar * 0.5 / x;
+    a_bar_acc += next_bar * 0.5 / x;
     x_bar -= next_bar * 0.5 * (a / (x * x));
     next_bar = 0.0;
   }
   // line 10: double x = a;
-  *a_bar += x_bar;
+  a_bar_acc += x_bar;
+  *a_bar += a_bar_acc;
 }

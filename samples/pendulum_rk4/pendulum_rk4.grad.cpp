@@ -81,6 +81,8 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
   double k4w_bar = 0.0;
   double omega_bar = 0.0;
   double theta_bar = 0.0;
+  double damping_bar_acc = 0.0;
+  double g_over_l_bar_acc = 0.0;
   // line 26: return theta;
   theta_bar += 1.0;
   // line 14: for (int s = 0; s < steps; ++s) {
@@ -109,8 +111,8 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
       k3t_bar += accel_theta_bar * h;
       omega_bar += accel_omega_bar;
       k3w_bar += accel_omega_bar * h;
-      *damping_bar += accel_damping_bar;
-      *g_over_l_bar += accel_g_over_l_bar;
+      damping_bar_acc += accel_damping_bar;
+      g_over_l_bar_acc += accel_g_over_l_bar;
     }
     k4w_bar = 0.0;
     // line 21: double k4t = omega + h * k3w;
@@ -130,8 +132,8 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
       k2t_bar += accel_theta_bar * (0.5 * h);
       omega_bar += accel_omega_bar;
       k2w_bar += accel_omega_bar * (0.5 * h);
-      *damping_bar += accel_damping_bar;
-      *g_over_l_bar += accel_g_over_l_bar;
+      damping_bar_acc += accel_damping_bar;
+      g_over_l_bar_acc += accel_g_over_l_bar;
     }
     k3w_bar = 0.0;
     // line 19: double k3t = omega + 0.5 * h * k2w;
@@ -152,8 +154,8 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
       k1t_bar += accel_theta_bar * (0.5 * h);
       omega_bar += accel_omega_bar;
       k1w_bar += accel_omega_bar * (0.5 * h);
-      *damping_bar += accel_damping_bar;
-      *g_over_l_bar += accel_g_over_l_bar;
+      damping_bar_acc += accel_damping_bar;
+      g_over_l_bar_acc += accel_g_over_l_bar;
     }
     k2w_bar = 0.0;
     // line 17: double k2t = omega + 0.5 * h * k1w;
@@ -172,8 +174,8 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
                      &accel_damping_bar, &accel_g_over_l_bar);
       theta_bar += accel_theta_bar;
       omega_bar += accel_omega_bar;
-      *damping_bar += accel_damping_bar;
-      *g_over_l_bar += accel_g_over_l_bar;
+      damping_bar_acc += accel_damping_bar;
+      g_over_l_bar_acc += accel_g_over_l_bar;
     }
     k1w_bar = 0.0;
     // line 15: double k1t = omega;
@@ -184,6 +186,8 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
   // line 13: double theta = theta0, omega = omega0, h = 0.02;
   *omega0_bar += omega_bar;
   *theta0_bar += theta_bar;
+  *damping_bar += damping_bar_acc;
+  *g_over_l_bar += g_over_l_bar_acc;
 }
 
 static void accel_pullback(double theta, double omega, double damping, double g_over_l,
