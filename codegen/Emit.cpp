@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "ad/analysis/Activity.h"
 #include "ad/ir/Printer.h"
 
 namespace adjoint::codegen {
@@ -42,8 +43,8 @@ std::vector<Function> forwardCopies(const Module& original, const std::vector<Fu
 
 bool usesTape(const std::vector<Function>& fs) {
   bool found = false;
-  for (const Function& f : fs) found |= callees(f.body).count("adjoint_pop") > 0 ||
-                                       print(f.body).find("std::vector") != std::string::npos;
+  for (const Function& f : fs)
+    walk(f.body, [&](const Stmt& s) { found |= s.kind == StmtKind::Decl && s.type.spelled.rfind("std::vector", 0) == 0; });
   return found;
 }
 
@@ -61,25 +62,35 @@ std::string baseName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-std::string paramDoc(const Function& f) {
-  std::string doc;
-  for (const Param& p : f.params) {
-    const std::string& n = p.name;
-    if (n.size() > 4 && n.compare(n.size() - 4, 4, "_bar") == 0)
-      doc += "\n  " + n + ": adjoint of " + n.substr(0, n.size() - 4) + ", accumulated into (+=); the caller zeroes it" +
-             (p.type.pointer ? "" : "");
-    else if (n.size() > 4 && n.compare(n.size() - 4, 4, "_dot") == 0)
-      doc += "\n  " + n + ": tangent (direction) of " + n.substr(0, n.size() - 4);
-  }
-  return doc;
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-std::string entryDoc(const Function& d) {
-  bool jvp = d.name.size() > 4 && d.name.compare(d.name.size() - 4, 4, "_jvp") == 0;
-  std::string what = jvp ? "Forward mode: returns the directional derivative along the tangents; written arrays get their tangents."
-                         : "Reverse mode: adds the gradient of the result into the _bar arguments. For arrays the function\n"
-                           "writes, the _bar argument carries the incoming adjoint (the seed) and is consumed.";
-  return what + paramDoc(d);
+// What the entry point computes and what each derivative parameter means, for the header.
+std::string entryDoc(const Function& d, const Module& original) {
+  const Function* f = original.find(d.primal);
+  std::set<std::string> written = f ? analysis::assignedVariables(f->body) : std::set<std::string>{};
+  bool jvp = endsWith(d.name, "_jvp");
+  std::string doc;
+  if (jvp)
+    doc = "Forward mode of " + d.primal + ": " +
+          (d.returnType.isFloating() ? "returns the derivative of its result along the _dot directions" : "runs " + d.primal) +
+          "; arrays it writes get their tangents in their _dot arrays.";
+  else
+    doc = "Reverse mode of " + d.primal + ": adds the gradient of " +
+          (f && f->returnsFloating() ? "its result (and, seeded through their _bar arrays, of the arrays it writes)"
+                                     : "the arrays it writes, seeded through their _bar arrays,") +
+          " into the _bar arguments.";
+  for (const Param& p : d.params) {
+    std::string base = p.name.substr(0, p.name.size() - 4);
+    bool output = f && f->param(base) && f->param(base)->type.pointer && written.count(base);
+    if (endsWith(p.name, "_bar"))
+      doc += "\n  " + p.name + (output ? ": in: the adjoint of " + base + " as the function leaves it (the seed); out: the adjoint of " + base + " as it came in"
+                                        : ": the adjoint of " + base + " is added here (+=); the caller zeroes it first");
+    else if (endsWith(p.name, "_dot"))
+      doc += "\n  " + p.name + (output ? ": out: the tangent of " + base : ": the direction for " + base);
+  }
+  return doc;
 }
 
 }  // namespace
@@ -92,7 +103,7 @@ Output emit(const Module& original, const std::vector<Function>& derivatives, co
   src << banner << "#include \"" << options.headerName << "\"\n\n#include <cmath>\n";
   if (usesTape(derivatives)) src << "#include <vector>\n";
   src << "\n";
-  if (callees(derivatives.front().body).count("adjoint_pop") || usesTape(derivatives)) {
+  if (usesTape(derivatives)) {
     src << "// Takes the most recent value off a tape.\n"
            "template <class T> static T adjoint_pop(std::vector<T>& tape) {\n"
            "  T value = tape.back();\n  tape.pop_back();\n  return value;\n}\n\n";
@@ -126,7 +137,7 @@ Output emit(const Module& original, const std::vector<Function>& derivatives, co
   if (options.lineDirectives) lines.lineFile = original.sourcePath;
   for (const Function& d : derivatives) {
     Function c = d;
-    if (!d.internal) c.doc = entryDoc(d);
+    if (!d.internal) c.doc = entryDoc(d, original);
     src << print(c, lines) << "\n";
   }
   std::ostringstream hdr;
@@ -136,7 +147,7 @@ Output emit(const Module& original, const std::vector<Function>& derivatives, co
   if (!structs.empty()) hdr << "\n";
   for (const Function& d : derivatives) {
     if (d.internal) continue;
-    std::istringstream lines(entryDoc(d));
+    std::istringstream lines(entryDoc(d, original));
     for (std::string l; std::getline(lines, l);) hdr << "// " << l << "\n";
     hdr << printSignature(d) << ";\n";
   }

@@ -24,6 +24,7 @@ class TangentBuilder {
     g.returnType = f_.returnsFloating() ? f_.returnType : Type::of(Scalar::Void);
     g.params = f_.params;
     g.internal = !r_.entry;
+    g.primal = f_.name;
     g.loc = f_.loc;
     for (const Param* p : differentiatedParams(f_, r_.wrt)) {
       Type t = p->type;

@@ -43,9 +43,12 @@ class ReverseBuilder {
   Adjoints adjoints_;
   TapePlan plan_;
   std::map<std::string, Type> tapes_;          // tape name -> element type
-  std::set<const Stmt*> countedLoops_;         // loops whose trip count the reverse replays
+  std::vector<const Stmt*> replayedLoops_;     // loops whose recorded trip count the reverse replays
   std::set<const Stmt*> untapedBranches_;      // ifs whose reverse is empty
   std::map<const Stmt*, std::string> loopNames_;
+  std::vector<StmtPtr> hoisted_;               // nested declarations the reverse sweep reads
+  unsigned enclosingLine_ = 0;
+  unsigned lastCommentLine_ = 0;  // statements of one forward line share its comment
 
   std::string comment(const Stmt& s) const {
     std::string text = m_.sourceLine(s.loc.line);
@@ -62,7 +65,8 @@ class ReverseBuilder {
       return names;
     }
     if (isLoop(s.kind)) return {};
-    adjoints_.reverseOf(s, plan_.inLoop.count(&s) > 0, scratch);
+    // Whether a declaration resets its adjoint (in a loop) changes no read of a primal value.
+    adjoints_.reverseOf(s, true, scratch);
     std::set<std::string> names;
     walkExprs(scratch, [&](const Expr& e) {
       if (e.kind == ExprKind::Var && !adjoints_.isAdjointName(e.text)) names.insert(e.text);
@@ -118,9 +122,6 @@ class ReverseBuilder {
       lastCommentLine_ = s.loc.line;
     }
   }
-
-  unsigned enclosingLine_ = 0;
-  unsigned lastCommentLine_ = 0;  // statements of one forward line share its comment
 
   StmtPtr restore(const Stmt& s) {
     ExprPtr target = s.kind == StmtKind::Decl ? var(s.name, s.type) : s.lhs;
@@ -178,7 +179,7 @@ class ReverseBuilder {
   void reverseLoop(const Stmt& s, StmtList& out) {
     StmtList body = reverseIteration(s);
     if (body.empty()) return;
-    countedLoops_.insert(&s);
+    replayedLoops_.push_back(&s);
     std::string n = loopName(s);
     if (plan_.inLoop.count(&s)) out.push_back(assign(var(n, kInt), "=", pop(tapeFor(n, kInt), kInt)));
     std::string k = "k_L" + std::to_string(s.loc.line);
@@ -243,7 +244,7 @@ class ReverseBuilder {
   void forwardLoop(const StmtPtr& s, StmtList& out) {
     auto copy = std::make_shared<Stmt>(*s);
     copy->body = forwardList(s->body, true);
-    if (!countedLoops_.count(s.get())) {
+    if (std::find(replayedLoops_.begin(), replayedLoops_.end(), s.get()) == replayedLoops_.end()) {
       out.push_back(copy);
       return;
     }
@@ -257,25 +258,21 @@ class ReverseBuilder {
 
   // ---- assembly ------------------------------------------------------------------------------
 
-  std::vector<StmtPtr> hoisted_;
-
   Function assemble(StmtList forward, StmtList reverse) {
     Function g;
     g.name = derivativeName(f_, r_.wrt, Mode::Reverse, r_.entry);
     g.returnType = Type::of(Scalar::Void);
     g.params = f_.params;
     g.internal = !r_.entry;
+    g.primal = f_.name;
     g.loc = f_.loc;
     if (!r_.entry && f_.returnsFloating()) g.params.push_back(Param{"result_bar", f_.returnType.element()});
     for (const Param* p : differentiatedParams(f_, r_.wrt)) g.params.push_back(Param{p->name + "_bar", p->type.element().pointerTo(false)});
     StmtList setup;
     for (const auto& [name, type] : tapes_)
       setup.push_back(decl(name, Type::opaque("std::vector<" + type.scalarSpelling() + ">"), nullptr));
-    for (const StmtPtr& h : hoisted_) {
-      auto d = decl(h->name, h->type, h->type.arraySize > 0 ? nullptr : number(0, h->type));
-      setup.push_back(d);
-    }
-    for (const Stmt* loop : countedLoops_) setup.push_back(decl(loopNames_[loop], kInt, number(0, kInt)));
+    for (const StmtPtr& h : hoisted_) setup.push_back(decl(h->name, h->type, h->type.arraySize > 0 ? nullptr : number(0, h->type)));
+    for (const Stmt* loop : replayedLoops_) setup.push_back(decl(loopNames_[loop], kInt, number(0, kInt)));
     if (!setup.empty()) setup.front()->comment = "recorded by the forward sweep for the reverse sweep";
     if (!forward.empty()) forward.front()->comment = join("forward sweep", forward.front()->comment);
     StmtList adjointDecls = adjoints_.declarations();
@@ -287,7 +284,6 @@ class ReverseBuilder {
   }
 
   static std::string join(const std::string& a, const std::string& b) { return b.empty() ? a : a + "\n" + b; }
-
 };
 
 }  // namespace

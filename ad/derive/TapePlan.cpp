@@ -9,11 +9,12 @@ namespace adjoint::derive {
 
 using namespace ir;
 
+namespace {
+
+// Whether `s` overwrites a value (an assignment, or a declaration run once per loop iteration).
 bool isOverwrite(const Stmt& s, bool inLoop) {
   return s.kind == StmtKind::Assign || (s.kind == StmtKind::Decl && inLoop && (s.expr || !s.args.empty()));
 }
-
-namespace {
 
 using Names = std::set<std::string>;
 

@@ -39,7 +39,4 @@ TapePlan planTape(const ir::StmtList& body, const std::function<std::set<std::st
 // The declarations of loop bodies that can be recomputed in the reverse sweep (see above).
 std::set<const ir::Stmt*> recomputableDeclarations(const ir::StmtList& body);
 
-// Whether `s` overwrites a value (an assignment, or a declaration run once per loop iteration).
-bool isOverwrite(const ir::Stmt& s, bool inLoop);
-
 }  // namespace adjoint::derive

@@ -24,6 +24,7 @@ struct Function {
   bool internal = false;  // emitted with internal linkage (helpers of the generated TU)
   bool nondifferentiable = false;  // marked by the user: calls to it are constants
   std::string doc;        // printed above the definition
+  std::string primal;     // for a derivative: the function it differentiates
 
   const Param* param(const std::string& n) const;
   bool returnsFloating() const { return returnType.isFloating(); }

@@ -2,13 +2,13 @@
 //   adjoint grad black_scholes.cpp --fn call_price
 #pragma once
 
-// Reverse mode: adds the gradient of the result into the _bar arguments. For arrays the function
-// writes, the _bar argument carries the incoming adjoint (the seed) and is consumed.
-//   spot_bar: adjoint of spot, accumulated into (+=); the caller zeroes it
-//   strike_bar: adjoint of strike, accumulated into (+=); the caller zeroes it
-//   rate_bar: adjoint of rate, accumulated into (+=); the caller zeroes it
-//   sigma_bar: adjoint of sigma, accumulated into (+=); the caller zeroes it
-//   maturity_bar: adjoint of maturity, accumulated into (+=); the caller zeroes it
+// Reverse mode of call_price: adds the gradient of its result (and, seeded through their _bar
+// arrays, of the arrays it writes) into the _bar arguments.
+//   spot_bar: the adjoint of spot is added here (+=); the caller zeroes it first
+//   strike_bar: the adjoint of strike is added here (+=); the caller zeroes it first
+//   rate_bar: the adjoint of rate is added here (+=); the caller zeroes it first
+//   sigma_bar: the adjoint of sigma is added here (+=); the caller zeroes it first
+//   maturity_bar: the adjoint of maturity is added here (+=); the caller zeroes it first
 void call_price_grad(double spot, double strike, double rate, double sigma, double maturity,
                      double *spot_bar, double *strike_bar, double *rate_bar, double *sigma_bar,
                      double *maturity_bar);

@@ -10,13 +10,13 @@ static double normal_cdf_jvp(double x, double x_dot);
 // forward: normal_cdf (line 8)
 static double normal_cdf(double x) { return 0.5 * std::erfc(-(x / std::sqrt(2.0))); }
 
-// Forward mode: returns the directional derivative along the tangents; written arrays get their
-// tangents.
-//   spot_dot: tangent (direction) of spot
-//   strike_dot: tangent (direction) of strike
-//   rate_dot: tangent (direction) of rate
-//   sigma_dot: tangent (direction) of sigma
-//   maturity_dot: tangent (direction) of maturity
+// Forward mode of call_price: returns the derivative of its result along the _dot directions;
+// arrays it writes get their tangents in their _dot arrays.
+//   spot_dot: the direction for spot
+//   strike_dot: the direction for strike
+//   rate_dot: the direction for rate
+//   sigma_dot: the direction for sigma
+//   maturity_dot: the direction for maturity
 double call_price_jvp(double spot, double strike, double rate, double sigma, double maturity,
                       double spot_dot, double strike_dot, double rate_dot, double sigma_dot,
                       double maturity_dot) {

@@ -12,12 +12,12 @@ template <class T> static T adjoint_pop(std::vector<T> &tape) {
   return value;
 }
 
-// Reverse mode: adds the gradient of the result into the _bar arguments. For arrays the function
-// writes, the _bar argument carries the incoming adjoint (the seed) and is consumed.
-//   x_bar: adjoint of x, accumulated into (+=); the caller zeroes it
-//   logits_bar: adjoint of logits, accumulated into (+=); the caller zeroes it
-//   means_bar: adjoint of means, accumulated into (+=); the caller zeroes it
-//   log_sigmas_bar: adjoint of log_sigmas, accumulated into (+=); the caller zeroes it
+// Reverse mode of mixture_nll: adds the gradient of its result (and, seeded through their _bar
+// arrays, of the arrays it writes) into the _bar arguments.
+//   x_bar: the adjoint of x is added here (+=); the caller zeroes it first
+//   logits_bar: the adjoint of logits is added here (+=); the caller zeroes it first
+//   means_bar: the adjoint of means is added here (+=); the caller zeroes it first
+//   log_sigmas_bar: the adjoint of log_sigmas is added here (+=); the caller zeroes it first
 void mixture_nll_grad(const double *x, int n, int k, const double *logits, const double *means,
                       const double *log_sigmas, double *x_bar, double *logits_bar,
                       double *means_bar, double *log_sigmas_bar) {

@@ -2,12 +2,12 @@
 //   adjoint jvp gaussian_mixture.cpp --fn mixture_nll
 #pragma once
 
-// Forward mode: returns the directional derivative along the tangents; written arrays get their
-// tangents.
-//   x_dot: tangent (direction) of x
-//   logits_dot: tangent (direction) of logits
-//   means_dot: tangent (direction) of means
-//   log_sigmas_dot: tangent (direction) of log_sigmas
+// Forward mode of mixture_nll: returns the derivative of its result along the _dot directions;
+// arrays it writes get their tangents in their _dot arrays.
+//   x_dot: the direction for x
+//   logits_dot: the direction for logits
+//   means_dot: the direction for means
+//   log_sigmas_dot: the direction for log_sigmas
 double mixture_nll_jvp(const double *x, int n, int k, const double *logits, const double *means,
                        const double *log_sigmas, const double *x_dot, const double *logits_dot,
                        const double *means_dot, const double *log_sigmas_dot);

@@ -12,10 +12,10 @@ template <class T> static T adjoint_pop(std::vector<T> &tape) {
   return value;
 }
 
-// Reverse mode: adds the gradient of the result into the _bar arguments. For arrays the function
-// writes, the _bar argument carries the incoming adjoint (the seed) and is consumed.
-//   u0_bar: adjoint of u0, accumulated into (+=); the caller zeroes it
-//   diffusivity_bar: adjoint of diffusivity, accumulated into (+=); the caller zeroes it
+// Reverse mode of heat_energy: adds the gradient of its result (and, seeded through their _bar
+// arrays, of the arrays it writes) into the _bar arguments.
+//   u0_bar: the adjoint of u0 is added here (+=); the caller zeroes it first
+//   diffusivity_bar: the adjoint of diffusivity is added here (+=); the caller zeroes it first
 void heat_energy_grad(const double *u0, int n, int steps, double diffusivity, double *u0_bar,
                       double *diffusivity_bar) {
   // recorded by the forward sweep for the reverse sweep

@@ -2,9 +2,9 @@
 //   adjoint jvp heat_equation.cpp --fn heat_energy
 #pragma once
 
-// Forward mode: returns the directional derivative along the tangents; written arrays get their
-// tangents.
-//   u0_dot: tangent (direction) of u0
-//   diffusivity_dot: tangent (direction) of diffusivity
+// Forward mode of heat_energy: returns the derivative of its result along the _dot directions;
+// arrays it writes get their tangents in their _dot arrays.
+//   u0_dot: the direction for u0
+//   diffusivity_dot: the direction for diffusivity
 double heat_energy_jvp(const double *u0, int n, int steps, double diffusivity, const double *u0_dot,
                        double diffusivity_dot);

@@ -12,12 +12,12 @@ template <class T> static T adjoint_pop(std::vector<T> &tape) {
   return value;
 }
 
-// Reverse mode: adds the gradient of the result into the _bar arguments. For arrays the function
-// writes, the _bar argument carries the incoming adjoint (the seed) and is consumed.
-//   X_bar: adjoint of X, accumulated into (+=); the caller zeroes it
-//   y_bar: adjoint of y, accumulated into (+=); the caller zeroes it
-//   w_bar: adjoint of w, accumulated into (+=); the caller zeroes it
-//   delta_bar: adjoint of delta, accumulated into (+=); the caller zeroes it
+// Reverse mode of huber_loss: adds the gradient of its result (and, seeded through their _bar
+// arrays, of the arrays it writes) into the _bar arguments.
+//   X_bar: the adjoint of X is added here (+=); the caller zeroes it first
+//   y_bar: the adjoint of y is added here (+=); the caller zeroes it first
+//   w_bar: the adjoint of w is added here (+=); the caller zeroes it first
+//   delta_bar: the adjoint of delta is added here (+=); the caller zeroes it first
 void huber_loss_grad(const double *X, const double *y, int n, int d, const double *w, double delta,
                      double *X_bar, double *y_bar, double *w_bar, double *delta_bar) {
   // recorded by the forward sweep for the reverse sweep

@@ -2,12 +2,12 @@
 //   adjoint jvp huber_regression.cpp --fn huber_loss
 #pragma once
 
-// Forward mode: returns the directional derivative along the tangents; written arrays get their
-// tangents.
-//   X_dot: tangent (direction) of X
-//   y_dot: tangent (direction) of y
-//   w_dot: tangent (direction) of w
-//   delta_dot: tangent (direction) of delta
+// Forward mode of huber_loss: returns the derivative of its result along the _dot directions;
+// arrays it writes get their tangents in their _dot arrays.
+//   X_dot: the direction for X
+//   y_dot: the direction for y
+//   w_dot: the direction for w
+//   delta_dot: the direction for delta
 double huber_loss_jvp(const double *X, const double *y, int n, int d, const double *w, double delta,
                       const double *X_dot, const double *y_dot, const double *w_dot,
                       double delta_dot);

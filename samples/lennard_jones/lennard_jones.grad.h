@@ -2,10 +2,10 @@
 //   adjoint grad lennard_jones.cpp --fn lj_energy
 #pragma once
 
-// Reverse mode: adds the gradient of the result into the _bar arguments. For arrays the function
-// writes, the _bar argument carries the incoming adjoint (the seed) and is consumed.
-//   pos_bar: adjoint of pos, accumulated into (+=); the caller zeroes it
-//   epsilon_bar: adjoint of epsilon, accumulated into (+=); the caller zeroes it
-//   sigma_bar: adjoint of sigma, accumulated into (+=); the caller zeroes it
+// Reverse mode of lj_energy: adds the gradient of its result (and, seeded through their _bar
+// arrays, of the arrays it writes) into the _bar arguments.
+//   pos_bar: the adjoint of pos is added here (+=); the caller zeroes it first
+//   epsilon_bar: the adjoint of epsilon is added here (+=); the caller zeroes it first
+//   sigma_bar: the adjoint of sigma is added here (+=); the caller zeroes it first
 void lj_energy_grad(const double *pos, int n, double epsilon, double sigma, double *pos_bar,
                     double *epsilon_bar, double *sigma_bar);

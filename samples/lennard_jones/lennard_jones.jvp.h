@@ -2,10 +2,10 @@
 //   adjoint jvp lennard_jones.cpp --fn lj_energy
 #pragma once
 
-// Forward mode: returns the directional derivative along the tangents; written arrays get their
-// tangents.
-//   pos_dot: tangent (direction) of pos
-//   epsilon_dot: tangent (direction) of epsilon
-//   sigma_dot: tangent (direction) of sigma
+// Forward mode of lj_energy: returns the derivative of its result along the _dot directions; arrays
+// it writes get their tangents in their _dot arrays.
+//   pos_dot: the direction for pos
+//   epsilon_dot: the direction for epsilon
+//   sigma_dot: the direction for sigma
 double lj_energy_jvp(const double *pos, int n, double epsilon, double sigma, const double *pos_dot,
                      double epsilon_dot, double sigma_dot);

@@ -12,13 +12,13 @@ template <class T> static T adjoint_pop(std::vector<T> &tape) {
   return value;
 }
 
-// Reverse mode: adds the gradient of the result into the _bar arguments. For arrays the function
-// writes, the _bar argument carries the incoming adjoint (the seed) and is consumed.
-//   X_bar: adjoint of X, accumulated into (+=); the caller zeroes it
-//   y_bar: adjoint of y, accumulated into (+=); the caller zeroes it
-//   w_bar: adjoint of w, accumulated into (+=); the caller zeroes it
-//   b_bar: adjoint of b, accumulated into (+=); the caller zeroes it
-//   lambda_bar: adjoint of lambda, accumulated into (+=); the caller zeroes it
+// Reverse mode of loss: adds the gradient of its result (and, seeded through their _bar arrays, of
+// the arrays it writes) into the _bar arguments.
+//   X_bar: the adjoint of X is added here (+=); the caller zeroes it first
+//   y_bar: the adjoint of y is added here (+=); the caller zeroes it first
+//   w_bar: the adjoint of w is added here (+=); the caller zeroes it first
+//   b_bar: the adjoint of b is added here (+=); the caller zeroes it first
+//   lambda_bar: the adjoint of lambda is added here (+=); the caller zeroes it first
 void loss_grad(const double *X, const double *y, int n, int d, const double *w, double b,
                double lambda, double *X_bar, double *y_bar, double *w_bar, double *b_bar,
                double *lambda_bar) {

@@ -4,13 +4,13 @@
 
 #include <cmath>
 
-// Forward mode: returns the directional derivative along the tangents; written arrays get their
-// tangents.
-//   X_dot: tangent (direction) of X
-//   y_dot: tangent (direction) of y
-//   w_dot: tangent (direction) of w
-//   b_dot: tangent (direction) of b
-//   lambda_dot: tangent (direction) of lambda
+// Forward mode of loss: returns the derivative of its result along the _dot directions; arrays it
+// writes get their tangents in their _dot arrays.
+//   X_dot: the direction for X
+//   y_dot: the direction for y
+//   w_dot: the direction for w
+//   b_dot: the direction for b
+//   lambda_dot: the direction for lambda
 double loss_jvp(const double *X, const double *y, int n, int d, const double *w, double b,
                 double lambda, const double *X_dot, const double *y_dot, const double *w_dot,
                 double b_dot, double lambda_dot) {

@@ -2,14 +2,14 @@
 //   adjoint grad mlp_loss.cpp --fn mlp_loss
 #pragma once
 
-// Reverse mode: adds the gradient of the result into the _bar arguments. For arrays the function
-// writes, the _bar argument carries the incoming adjoint (the seed) and is consumed.
-//   X_bar: adjoint of X, accumulated into (+=); the caller zeroes it
-//   Y_bar: adjoint of Y, accumulated into (+=); the caller zeroes it
-//   W1_bar: adjoint of W1, accumulated into (+=); the caller zeroes it
-//   b1_bar: adjoint of b1, accumulated into (+=); the caller zeroes it
-//   w2_bar: adjoint of w2, accumulated into (+=); the caller zeroes it
-//   b2_bar: adjoint of b2, accumulated into (+=); the caller zeroes it
+// Reverse mode of mlp_loss: adds the gradient of its result (and, seeded through their _bar arrays,
+// of the arrays it writes) into the _bar arguments.
+//   X_bar: the adjoint of X is added here (+=); the caller zeroes it first
+//   Y_bar: the adjoint of Y is added here (+=); the caller zeroes it first
+//   W1_bar: the adjoint of W1 is added here (+=); the caller zeroes it first
+//   b1_bar: the adjoint of b1 is added here (+=); the caller zeroes it first
+//   w2_bar: the adjoint of w2 is added here (+=); the caller zeroes it first
+//   b2_bar: the adjoint of b2 is added here (+=); the caller zeroes it first
 void mlp_loss_grad(const double *X, const double *Y, int batch, int in_dim, int hidden,
                    const double *W1, const double *b1, const double *w2, double b2, double *X_bar,
                    double *Y_bar, double *W1_bar, double *b1_bar, double *w2_bar, double *b2_bar);

@@ -4,14 +4,14 @@
 
 #include <cmath>
 
-// Forward mode: returns the directional derivative along the tangents; written arrays get their
-// tangents.
-//   X_dot: tangent (direction) of X
-//   Y_dot: tangent (direction) of Y
-//   W1_dot: tangent (direction) of W1
-//   b1_dot: tangent (direction) of b1
-//   w2_dot: tangent (direction) of w2
-//   b2_dot: tangent (direction) of b2
+// Forward mode of mlp_loss: returns the derivative of its result along the _dot directions; arrays
+// it writes get their tangents in their _dot arrays.
+//   X_dot: the direction for X
+//   Y_dot: the direction for Y
+//   W1_dot: the direction for W1
+//   b1_dot: the direction for b1
+//   w2_dot: the direction for w2
+//   b2_dot: the direction for b2
 double mlp_loss_jvp(const double *X, const double *Y, int batch, int in_dim, int hidden,
                     const double *W1, const double *b1, const double *w2, double b2,
                     const double *X_dot, const double *Y_dot, const double *W1_dot,

@@ -2,7 +2,7 @@
 //   adjoint grad newton_sqrt.cpp --fn newton_sqrt
 #pragma once
 
-// Reverse mode: adds the gradient of the result into the _bar arguments. For arrays the function
-// writes, the _bar argument carries the incoming adjoint (the seed) and is consumed.
-//   a_bar: adjoint of a, accumulated into (+=); the caller zeroes it
+// Reverse mode of newton_sqrt: adds the gradient of its result (and, seeded through their _bar
+// arrays, of the arrays it writes) into the _bar arguments.
+//   a_bar: the adjoint of a is added here (+=); the caller zeroes it first
 void newton_sqrt_grad(double a, double *a_bar);

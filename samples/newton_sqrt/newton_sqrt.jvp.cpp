@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-// Forward mode: returns the directional derivative along the tangents; written arrays get their
-// tangents.
-//   a_dot: tangent (direction) of a
+// Forward mode of newton_sqrt: returns the derivative of its result along the _dot directions;
+// arrays it writes get their tangents in their _dot arrays.
+//   a_dot: the direction for a
 double newton_sqrt_jvp(double a, double a_dot) {
   double x_dot = a_dot;
   double x = a;

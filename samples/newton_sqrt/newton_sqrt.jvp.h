@@ -2,7 +2,7 @@
 //   adjoint jvp newton_sqrt.cpp --fn newton_sqrt
 #pragma once
 
-// Forward mode: returns the directional derivative along the tangents; written arrays get their
-// tangents.
-//   a_dot: tangent (direction) of a
+// Forward mode of newton_sqrt: returns the derivative of its result along the _dot directions;
+// arrays it writes get their tangents in their _dot arrays.
+//   a_dot: the direction for a
 double newton_sqrt_jvp(double a, double a_dot);

@@ -2,12 +2,12 @@
 //   adjoint grad pendulum_rk4.cpp --fn final_angle
 #pragma once
 
-// Reverse mode: adds the gradient of the result into the _bar arguments. For arrays the function
-// writes, the _bar argument carries the incoming adjoint (the seed) and is consumed.
-//   theta0_bar: adjoint of theta0, accumulated into (+=); the caller zeroes it
-//   omega0_bar: adjoint of omega0, accumulated into (+=); the caller zeroes it
-//   damping_bar: adjoint of damping, accumulated into (+=); the caller zeroes it
-//   g_over_l_bar: adjoint of g_over_l, accumulated into (+=); the caller zeroes it
+// Reverse mode of final_angle: adds the gradient of its result (and, seeded through their _bar
+// arrays, of the arrays it writes) into the _bar arguments.
+//   theta0_bar: the adjoint of theta0 is added here (+=); the caller zeroes it first
+//   omega0_bar: the adjoint of omega0 is added here (+=); the caller zeroes it first
+//   damping_bar: the adjoint of damping is added here (+=); the caller zeroes it first
+//   g_over_l_bar: the adjoint of g_over_l is added here (+=); the caller zeroes it first
 void final_angle_grad(double theta0, double omega0, double damping, double g_over_l, int steps,
                       double *theta0_bar, double *omega0_bar, double *damping_bar,
                       double *g_over_l_bar);

@@ -2,12 +2,12 @@
 //   adjoint jvp pendulum_rk4.cpp --fn final_angle
 #pragma once
 
-// Forward mode: returns the directional derivative along the tangents; written arrays get their
-// tangents.
-//   theta0_dot: tangent (direction) of theta0
-//   omega0_dot: tangent (direction) of omega0
-//   damping_dot: tangent (direction) of damping
-//   g_over_l_dot: tangent (direction) of g_over_l
+// Forward mode of final_angle: returns the derivative of its result along the _dot directions;
+// arrays it writes get their tangents in their _dot arrays.
+//   theta0_dot: the direction for theta0
+//   omega0_dot: the direction for omega0
+//   damping_dot: the direction for damping
+//   g_over_l_dot: the direction for g_over_l
 double final_angle_jvp(double theta0, double omega0, double damping, double g_over_l, int steps,
                        double theta0_dot, double omega0_dot, double damping_dot,
                        double g_over_l_dot);

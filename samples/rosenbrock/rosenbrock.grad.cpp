@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-// Reverse mode: adds the gradient of the result into the _bar arguments. For arrays the function
-// writes, the _bar argument carries the incoming adjoint (the seed) and is consumed.
-//   x_bar: adjoint of x, accumulated into (+=); the caller zeroes it
+// Reverse mode of rosenbrock: adds the gradient of its result (and, seeded through their _bar
+// arrays, of the arrays it writes) into the _bar arguments.
+//   x_bar: the adjoint of x is added here (+=); the caller zeroes it first
 void rosenbrock_grad(const double *x, int n, double *x_bar) {
   // reverse sweep
   double a_bar = 0.0;

@@ -2,7 +2,7 @@
 //   adjoint jvp rosenbrock.cpp --fn rosenbrock
 #pragma once
 
-// Forward mode: returns the directional derivative along the tangents; written arrays get their
-// tangents.
-//   x_dot: tangent (direction) of x
+// Forward mode of rosenbrock: returns the derivative of its result along the _dot directions;
+// arrays it writes get their tangents in their _dot arrays.
+//   x_dot: the direction for x
 double rosenbrock_jvp(const double *x, int n, const double *x_dot);

@@ -12,10 +12,11 @@ template <class T> static T adjoint_pop(std::vector<T> &tape) {
   return value;
 }
 
-// Reverse mode: adds the gradient of the result into the _bar arguments. For arrays the function
-// writes, the _bar argument carries the incoming adjoint (the seed) and is consumed.
-//   z_bar: adjoint of z, accumulated into (+=); the caller zeroes it
-//   p_bar: adjoint of p, accumulated into (+=); the caller zeroes it
+// Reverse mode of softmax: adds the gradient of the arrays it writes, seeded through their _bar
+// arrays, into the _bar arguments.
+//   z_bar: the adjoint of z is added here (+=); the caller zeroes it first
+//   p_bar: in: the adjoint of p as the function leaves it (the seed); out: the adjoint of p as it
+//   came in
 void softmax_vjp(const double *z, double *p, int n, double *z_bar, double *p_bar) {
   // recorded by the forward sweep for the reverse sweep
   std::vector<double> m_tape;

@@ -2,8 +2,9 @@
 //   adjoint grad softmax.cpp --fn softmax
 #pragma once
 
-// Reverse mode: adds the gradient of the result into the _bar arguments. For arrays the function
-// writes, the _bar argument carries the incoming adjoint (the seed) and is consumed.
-//   z_bar: adjoint of z, accumulated into (+=); the caller zeroes it
-//   p_bar: adjoint of p, accumulated into (+=); the caller zeroes it
+// Reverse mode of softmax: adds the gradient of the arrays it writes, seeded through their _bar
+// arrays, into the _bar arguments.
+//   z_bar: the adjoint of z is added here (+=); the caller zeroes it first
+//   p_bar: in: the adjoint of p as the function leaves it (the seed); out: the adjoint of p as it
+//   came in
 void softmax_vjp(const double *z, double *p, int n, double *z_bar, double *p_bar);

@@ -2,8 +2,7 @@
 //   adjoint jvp softmax.cpp --fn softmax
 #pragma once
 
-// Forward mode: returns the directional derivative along the tangents; written arrays get their
-// tangents.
-//   z_dot: tangent (direction) of z
-//   p_dot: tangent (direction) of p
+// Forward mode of softmax: runs softmax; arrays it writes get their tangents in their _dot arrays.
+//   z_dot: the direction for z
+//   p_dot: out: the tangent of p
 void softmax_jvp(const double *z, double *p, int n, const double *z_dot, double *p_dot);
