@@ -48,6 +48,19 @@ bool usesTape(const std::vector<Function>& fs) {
   return found;
 }
 
+// The standard headers the signatures of `fs` need: <cstddef> for size_t, <cstdint> for int64_t.
+std::string signatureIncludes(const std::vector<Function>& fs) {
+  bool cstddef = false, cstdint = false;
+  for (const Function& f : fs)
+    for (const Param& p : f.params) {
+      const std::string& t = p.type.spelled;
+      cstddef |= t.find("size_t") != std::string::npos || t.find("ptrdiff_t") != std::string::npos;
+      cstdint |= t.find("int8_t") != std::string::npos || t.find("int16_t") != std::string::npos ||
+                 t.find("int32_t") != std::string::npos || t.find("int64_t") != std::string::npos;
+    }
+  return std::string(cstddef ? "#include <cstddef>\n" : "") + (cstdint ? "#include <cstdint>\n" : "");
+}
+
 // The structs the generated functions take, in order of first use.
 std::vector<std::shared_ptr<const StructInfo>> structsUsed(const std::vector<Function>& fs) {
   std::vector<std::shared_ptr<const StructInfo>> out;
@@ -142,6 +155,7 @@ Output emit(const Module& original, const std::vector<Function>& derivatives, co
   }
   std::ostringstream hdr;
   hdr << banner << "#pragma once\n\n";
+  if (std::string includes = signatureIncludes(derivatives); !includes.empty()) hdr << includes << "\n";
   for (const auto& s : structsUsed(derivatives))
     if (!s->definition.empty()) hdr << s->keyword << " " << s->name << ";\n";
   if (!structs.empty()) hdr << "\n";

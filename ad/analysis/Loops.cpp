@@ -10,7 +10,10 @@ bool asCountedLoop(const Stmt& s, CountedLoop& out) {
   if (s.kind != StmtKind::For || !s.init || !s.step || !s.expr) return false;
   const Stmt& init = *s.init;
   const Stmt& step = *s.step;
-  if (init.kind != StmtKind::Decl || init.type.scalar != Scalar::Int || init.type.isIndexed() || !init.expr) return false;
+  // An unsigned counter is left to the general form: its reverse `i >= a` would never fail at 0.
+  if (init.kind != StmtKind::Decl || init.type.scalar != Scalar::Int || init.type.isUnsigned || init.type.isIndexed() ||
+      !init.expr)
+    return false;
   const std::string& i = init.name;
   bool unitStep = step.kind == StmtKind::Assign && step.lhs->kind == ExprKind::Var && step.lhs->text == i &&
                   (step.op == "+=" || step.op == "-=") && isOne(step.expr);

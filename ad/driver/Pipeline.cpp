@@ -1,5 +1,7 @@
 #include "ad/driver/Pipeline.h"
 
+#include "ad/analysis/Activity.h"
+
 #include <chrono>
 #include <iostream>
 
@@ -69,6 +71,20 @@ void printDiagnostic(const ir::Module& m, const ir::Diagnostic& d) {
   if (!d.hint.empty()) std::cerr << m.sourcePath << ":" << d.loc.line << ":" << d.loc.col << ": note: " << d.hint << "\n";
 }
 
+// A derivative that could only ever be zero is an error, not an output.
+void checkDifferentiable(const ir::Function& f, const std::set<std::string>& wrt) {
+  std::vector<const ir::Param*> params = derive::differentiatedParams(f, wrt);
+  if (params.empty())
+    throw ir::Diagnostic(f.loc, "'" + f.name + "' has no float or double parameter to differentiate",
+                         "Adjoint differentiates with respect to float and double parameters, arrays and structs of them");
+  bool writesArray = false;
+  for (const ir::Param* p : params) writesArray |= p->type.pointer && !p->type.constPointee &&
+                                                   analysis::assignedVariables(f.body).count(p->name);
+  if (!f.returnsFloating() && !writesArray)
+    throw ir::Diagnostic(f.loc, "'" + f.name + "' returns '" + f.returnType.paramSpelling() + "' and writes no array, so it has no derivative",
+                         "differentiate a function that returns float or double, or writes its results through pointers");
+}
+
 }  // namespace
 
 const std::vector<std::string>& stageNames() {
@@ -93,6 +109,7 @@ std::optional<PipelineResult> runPipeline(const PipelineOptions& o) {
       if (!f->param(w) || !f->param(w)->type.isFloating())
         throw ir::Diagnostic(f->loc, "'" + w + "' is not a floating-point parameter of '" + o.function + "'",
                              "--wrt takes names of float or double parameters (scalars or arrays)");
+    checkDifferentiable(*f, entry.wrt);
     result.derivatives = stages.run("differentiate", [&] { return derive::differentiate(result.prepared, entry, o.mode); });
     stages.dump("differentiate", printFunctions(result.derivatives));
     stages.run("simplify", [&] {

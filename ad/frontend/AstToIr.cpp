@@ -126,7 +126,7 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
   else if (builtin->isInteger()) {
     QualType sugared = pointer ? qt->getPointeeType() : qt;
     if (const auto* arr = ctx_.getAsConstantArrayType(qt)) sugared = arr->getElementType();
-    t = ir::Type::integer(sugared.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy()));
+    t = ir::Type::integer(sugared.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy()), builtin->isUnsignedInteger());
   } else if (builtin->getKind() == BuiltinType::Void && allowVoid && !pointer) t = ir::Type::of(ir::Scalar::Void);
   else {
     fail(where, "type '" + qt.getAsString() + "' is not supported", "use float, double, an integer type or bool");

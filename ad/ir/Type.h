@@ -29,12 +29,15 @@ struct Type {
   std::string spelled;        // integer spelling (int, long, size_t, ...), struct or opaque type name
   std::shared_ptr<const StructInfo> record;  // the fields of a struct
   bool constRef = false;      // a struct parameter passed as const S&
+  bool isUnsigned = false;    // an unsigned integer type
 
-  static Type of(Scalar s) { return Type{s, false, false, 0, {}, nullptr, false}; }
-  static Type integer(std::string spelling = "int") { return Type{Scalar::Int, false, false, 0, std::move(spelling), nullptr, false}; }
-  static Type opaque(std::string spelling) { return Type{Scalar::Opaque, false, false, 0, std::move(spelling), nullptr, false}; }
+  static Type of(Scalar s) { return Type{s, false, false, 0, {}, nullptr, false, false}; }
+  static Type integer(std::string spelling = "int", bool isUnsigned = false) {
+    return Type{Scalar::Int, false, false, 0, std::move(spelling), nullptr, false, isUnsigned};
+  }
+  static Type opaque(std::string spelling) { return Type{Scalar::Opaque, false, false, 0, std::move(spelling), nullptr, false, false}; }
   static Type structure(std::shared_ptr<const StructInfo> info) {
-    return Type{Scalar::Struct, false, false, 0, info->name, info, false};
+    return Type{Scalar::Struct, false, false, 0, info->name, info, false, false};
   }
 
   bool isFloating() const { return scalar == Scalar::Float || scalar == Scalar::Double; }
@@ -43,8 +46,8 @@ struct Type {
   bool isDifferentiable() const { return isFloating() || (isStruct() && record->hasFloatingField()); }
   bool isIndexed() const { return pointer || arraySize > 0; }
   // The type of one element (for pointers and arrays) or the type itself.
-  Type element() const { return Type{scalar, false, false, 0, spelled, record, false}; }
-  Type pointerTo(bool isConst) const { return Type{scalar, true, isConst, 0, spelled, record, false}; }
+  Type element() const { return Type{scalar, false, false, 0, spelled, record, false, isUnsigned}; }
+  Type pointerTo(bool isConst) const { return Type{scalar, true, isConst, 0, spelled, record, false, isUnsigned}; }
 
   // The element's spelling in C++: "double", "float", "int", ...
   std::string scalarSpelling() const;

@@ -78,3 +78,13 @@ double gather(const double* x, const double* weights, int n) {
   return s;
 }
 // CHECK: gather
+
+#include <cstddef>
+
+double unsigned_counter(const double* x, std::size_t n) {
+  double s = 0;
+  for (std::size_t i = 0; i < n; ++i) s += x[i] * x[i] * static_cast<double>(i + 1);
+  for (unsigned k = 0; k < 3; k++) s = std::sqrt(s + k);
+  return s;
+}
+// CHECK: unsigned_counter n=9
