@@ -10,7 +10,7 @@ using namespace ir;
 
 class DeadCode {
  public:
-  DeadCode(const Function& f, const Module& m) : f_(f), m_(m) {}
+  explicit DeadCode(const Function& f) : f_(f) {}
 
   // One round; returns whether something was removed.
   bool run(StmtList& body) {
@@ -21,7 +21,6 @@ class DeadCode {
 
  private:
   const Function& f_;
-  const Module& m_;
   std::set<std::string> read_;
 
   void collectReads(const StmtList& body) {
@@ -42,16 +41,17 @@ class DeadCode {
     });
   }
 
-  bool pure(const ExprPtr& e) const {
+  // Whether evaluating e has no effect beyond its value. Functions of the program and generated
+  // derivatives can write only through pointers they are given (globals are rejected), so a call
+  // without pointer or address arguments is pure; so are the math functions.
+  static bool pure(const ExprPtr& e) {
     bool ok = true;
     walk(e, [&](const Expr& x) {
       if (x.kind != ExprKind::Call || x.text.rfind("std::", 0) == 0) return;
-      const Function* callee = m_.find(x.text);
-      if (!callee) {
-        ok = false;
-        return;
+      for (const ExprPtr& arg : x.operands) {
+        bool address = arg->kind == ExprKind::Unary && arg->text == "&";
+        ok &= !address && !arg->type.pointer && arg->type.arraySize == 0 && arg->type.scalar != Scalar::Opaque;
       }
-      for (const Param& p : callee->params) ok &= !(p.type.pointer && !p.type.constPointee);
     });
     return ok;
   }
@@ -72,8 +72,11 @@ class DeadCode {
         return initPure && s.type.scalar != Scalar::Opaque && (!read_.count(s.name) || !readLater(body, k, s.name));
       }
       case StmtKind::Assign: {
+        // A parameter passed by value is a local too; one behind a pointer is the caller's.
         const std::string& v = rootName(*s.lhs);
-        return !f_.param(v) && !read_.count(v) && pure(s.expr) && s.lhs->kind != ExprKind::Unary;
+        const Param* p = f_.param(v);
+        bool local = !p || (!p->type.pointer && s.lhs->kind == ExprKind::Var);
+        return local && !read_.count(v) && pure(s.expr);
       }
       case StmtKind::If: return s.body.empty() && s.elseBody.empty() && pure(s.expr);
       case StmtKind::For: return s.body.empty();
@@ -114,8 +117,8 @@ class DeadCode {
 
 }  // namespace
 
-void removeDeadCode(Function& f, const Module& m) {
-  DeadCode dce(f, m);
+void removeDeadCode(Function& f) {
+  DeadCode dce(f);
   while (dce.run(f.body)) {
   }
 }

@@ -36,26 +36,28 @@ std::set<std::string> inPlaceArrays(const Function& callee) {
 
 Adjoints::Adjoints(const Module& m, const Function& f, const std::set<std::string>& wrt, Requests& q, ExprPtr seed)
     : m_(m), f_(f), q_(q), seed_(std::move(seed)) {
-  std::set<std::string> seeds;
-  for (const Param* p : differentiatedParams(f, wrt)) seeds.insert(p->name);
+  for (const Param* p : differentiatedParams(f, wrt)) seeds_.insert(p->name);
+  const std::set<std::string>& seeds = seeds_;
   for (const std::string& v : analysis::variedVariables(f, seeds, m)) active_.insert(v);
   walk(f.body, [&](const Stmt& s) {
     if (s.kind == StmtKind::Decl) locals_[s.name] = s.type;
     if (s.kind == StmtKind::Assign && s.lhs->kind == ExprKind::Var) {
       const Param* p = f.param(s.lhs->text);
-      if (p && !p->type.pointer && active_.count(p->name)) localParamAdjoints_.insert(p->name);
+      if (p && !p->type.pointer && active_.count(p->name) && seeds.count(p->name)) localParamAdjoints_.insert(p->name);
     }
     // A scalar parameter read in a loop gets its adjoint summed in a local, which stays in a
     // register, rather than through the caller's pointer, which may alias the arrays.
     if (isLoop(s.kind))
       for (const std::string& v : analysis::readVariables(s.body))
-        if (const Param* p = f.param(v); p && p->type.isFloating() && !p->type.pointer) localParamAdjoints_.insert(v);
+        if (const Param* p = f.param(v); p && p->type.isFloating() && !p->type.pointer && seeds.count(v))
+          localParamAdjoints_.insert(v);
   });
-  // Active means: floating, and with an adjoint somewhere to go.
+  // Active means floating (or a struct of floating fields). A scalar parameter outside `wrt`
+  // that the body assigns from active values is active too: its adjoint lives in a local.
   for (auto it = active_.begin(); it != active_.end();) {
     const Param* p = f.param(*it);
     bool floating = p ? p->type.isDifferentiable() : locals_.count(*it) && locals_[*it].isFloating();
-    bool hasBar = !p || seeds.count(*it);
+    bool hasBar = !p || seeds.count(*it) || !p->type.pointer;
     it = floating && hasBar ? std::next(it) : active_.erase(it);
   }
   for (auto it = localParamAdjoints_.begin(); it != localParamAdjoints_.end();)
@@ -89,6 +91,7 @@ ExprPtr Adjoints::barOf(const Expr& lvalue) const {
   if (lvalue.kind == ExprKind::Index) return index(arrayBar(*lvalue.operands[0]), lvalue.operands[1]);
   if (lvalue.kind == ExprKind::Member) return member(arrayBar(*lvalue.operands[0]), lvalue.text);
   const Param* p = f_.param(lvalue.text);
+  if (p && !seeds_.count(p->name)) return var(p->name + "_bar", p->type);  // a local adjoint
   if (p && localParamAdjoints_.count(p->name)) return var(p->name + "_bar_acc", p->type);
   if (p) return deref(var(p->name + "_bar", p->type.pointerTo(false)));
   return var(lvalue.text + "_bar", lvalue.type);
@@ -141,15 +144,15 @@ void Adjoints::assignment(const ExprPtr& lhs, const std::string& op, const ExprP
   ExprPtr bar = barOf(*lhs);
   ExprPtr zero = number(0, lhs->type);
   bool isCall = rhs->kind == ExprKind::Call && m_.find(rhs->text);
-  if (op == "+=" || op == "-=") {
+  bool rhsReadsItself = analysis::readVariables(rhs).count(rootName(*lhs)) > 0;
+  if ((op == "+=" || op == "-=") && !rhsReadsItself) {
     // v += e: v_bar flows unchanged into e (negated for -=), and v keeps its adjoint.
     if (isCall) callAdjoint(*rhs, op == "+=" ? bar : neg(bar), out);
     else propagate(rhs, op == "+=" ? bar : neg(bar), out);
     return;
   }
   ExprPtr value = op == "=" ? rhs : binary(op.substr(0, 1), lhs, rhs);
-  bool readsItself = analysis::readVariables(value).count(rootName(*lhs)) > 0;
-  if (!readsItself) {
+  if (op == "=" && !rhsReadsItself) {
     // v = e: e receives v_bar; the old v is dead, so its adjoint restarts at 0.
     if (isCall) callAdjoint(*value, bar, out);
     else propagate(value, bar, out);
@@ -228,7 +231,10 @@ void Adjoints::reverseOf(const Stmt& s, bool inLoop, StmtList& out) {
 StmtList Adjoints::declarations() const {
   StmtList out;
   for (const std::string& v : active_) {
-    if (f_.param(v)) continue;
+    if (const Param* p = f_.param(v)) {
+      if (!seeds_.count(v)) out.push_back(decl(v + "_bar", p->type, number(0, p->type)));
+      continue;
+    }
     const Type& t = locals_.at(v);
     out.push_back(decl(v + "_bar", t, t.arraySize > 0 ? nullptr : number(0, t)));
   }

@@ -33,6 +33,7 @@ class Adjoints {
   const ir::Function& f_;
   Requests& q_;
   ir::ExprPtr seed_;
+  std::set<std::string> seeds_;  // the differentiated parameters: their adjoints go to the caller
   std::set<std::string> active_;
   std::set<std::string> localParamAdjoints_;  // scalar parameters whose adjoint sums in a local
   std::map<std::string, ir::Type> locals_;

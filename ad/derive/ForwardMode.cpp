@@ -31,7 +31,10 @@ class TangentBuilder {
       if (t.pointer) t.constPointee = !(isWritten(p->name));
       g.params.push_back(Param{p->name + "_dot", t});
     }
-    g.body = list(f_.body);
+    for (const Param& p : f_.params)
+      if (activeVar(p.name, p.type) && !seeds_.count(p.name)) g.body.push_back(decl(p.name + "_dot", p.type, number(0, p.type)));
+    StmtList body = list(f_.body);
+    g.body.insert(g.body.end(), body.begin(), body.end());
     return g;
   }
 
@@ -49,10 +52,12 @@ class TangentBuilder {
     return e.kind == ExprKind::Var && e.type.isStruct() && active_.count(e.text) && seeds_.count(e.text);
   }
 
+  // A scalar parameter outside `wrt` that the body assigns from active values is active too,
+  // with its tangent in a local.
   bool activeVar(const std::string& name, const Type& t) const {
     if (!t.isFloating() || !active_.count(name)) return false;
     const Param* p = f_.param(name);
-    return !p || seeds_.count(name);
+    return !p || seeds_.count(name) || !p->type.pointer;
   }
 
   ExprPtr dotOf(const Expr& lvalue) const {

@@ -116,7 +116,7 @@ std::optional<PipelineResult> runPipeline(const PipelineOptions& o) {
       for (ir::Function& d : result.derivatives) {
         d.body = ir::clone(d.body);  // the passes below edit statements the module shares
         transforms::simplify(d);
-        transforms::removeDeadCode(d, result.prepared);
+        transforms::removeDeadCode(d);
         transforms::shareCommonCalls(d);
         derive::markUnusedParams(d);
       }
@@ -128,7 +128,14 @@ std::optional<PipelineResult> runPipeline(const PipelineOptions& o) {
     return std::nullopt;
   }
   result.output = stages.run("emit", [&] {
-    codegen::Output out = codegen::emit(*original, result.derivatives, o.emit);
+    // The forward functions the output copies, without stores nothing reads (the compiler would
+    // warn about them in the generated file).
+    ir::Module forward = *original;
+    for (ir::Function& f : forward.functions) {
+      f.body = ir::clone(f.body);
+      transforms::removeDeadCode(f);
+    }
+    codegen::Output out = codegen::emit(forward, result.derivatives, o.emit);
     out.source = frontend::formatCpp(out.source, "out.cpp");
     out.header = frontend::formatCpp(out.header, "out.h");
     return out;
