@@ -10,7 +10,7 @@ using namespace ir;
 
 class DeadCode {
  public:
-  explicit DeadCode(const Function& f) : f_(f) {}
+  DeadCode(const Function& f, const Module* m) : f_(f), m_(m) {}
 
   // One round; returns whether something was removed.
   bool run(StmtList& body) {
@@ -21,6 +21,7 @@ class DeadCode {
 
  private:
   const Function& f_;
+  const Module* m_;
   std::set<std::string> read_;
 
   void collectReads(const StmtList& body) {
@@ -42,15 +43,20 @@ class DeadCode {
   }
 
   // Whether evaluating e has no effect beyond its value. Functions of the program and generated
-  // derivatives can write only through pointers they are given (globals are rejected), so a call
-  // without pointer or address arguments is pure; so are the math functions.
-  static bool pure(const ExprPtr& e) {
+  // derivatives can write only through pointers they are given (globals are rejected): a call is
+  // pure when no argument reaches a writable pointer parameter. The math functions are pure.
+  bool pure(const ExprPtr& e) const {
     bool ok = true;
     walk(e, [&](const Expr& x) {
       if (x.kind != ExprKind::Call || x.text.rfind("std::", 0) == 0) return;
-      for (const ExprPtr& arg : x.operands) {
+      const Function* callee = m_ ? m_->find(x.text) : nullptr;
+      for (size_t i = 0; i < x.operands.size(); ++i) {
+        const ExprPtr& arg = x.operands[i];
         bool address = arg->kind == ExprKind::Unary && arg->text == "&";
-        ok &= !address && !arg->type.pointer && arg->type.arraySize == 0 && arg->type.scalar != Scalar::Opaque;
+        bool pointer = arg->type.pointer || arg->type.arraySize > 0 || arg->type.scalar == Scalar::Opaque;
+        bool readOnly = callee && i < callee->params.size() && callee->params[i].type.pointer &&
+                        callee->params[i].type.constPointee;
+        ok &= !address && (!pointer || readOnly);
       }
     });
     return ok;
@@ -117,8 +123,8 @@ class DeadCode {
 
 }  // namespace
 
-void removeDeadCode(Function& f) {
-  DeadCode dce(f);
+void removeDeadCode(Function& f, const Module* m) {
+  DeadCode dce(f, m);
   while (dce.run(f.body)) {
   }
 }

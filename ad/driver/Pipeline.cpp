@@ -116,7 +116,7 @@ std::optional<PipelineResult> runPipeline(const PipelineOptions& o) {
       for (ir::Function& d : result.derivatives) {
         d.body = ir::clone(d.body);  // the passes below edit statements the module shares
         transforms::simplify(d);
-        transforms::removeDeadCode(d);
+        transforms::removeDeadCode(d, &result.prepared);
         transforms::shareCommonCalls(d);
         derive::markUnusedParams(d);
       }
@@ -133,7 +133,7 @@ std::optional<PipelineResult> runPipeline(const PipelineOptions& o) {
     ir::Module forward = *original;
     for (ir::Function& f : forward.functions) {
       f.body = ir::clone(f.body);
-      transforms::removeDeadCode(f);
+      transforms::removeDeadCode(f, &*original);
     }
     codegen::Output out = codegen::emit(forward, result.derivatives, o.emit);
     out.source = frontend::formatCpp(out.source, "out.cpp");
