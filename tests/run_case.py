@@ -72,8 +72,9 @@ def numerical(args):
         f.write('#include "adjoint/verify.h"\n' + "\n".join(includes) + f'\n#include "{case}"\n\n'
                 "int main() {\n  int failures = 0;\n" + "\n".join(checks) + "\n  return failures;\n}\n")
     exe = os.path.join(work, "check")
-    r = run([args.cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-I", args.runtime, "-I", work,
-             main, *sources, "-o", exe])
+    # _GLIBCXX_ASSERTIONS: a pop from an empty tape aborts instead of reading garbage.
+    r = run([args.cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-D_GLIBCXX_ASSERTIONS", *args.cxxflags.split(),
+             "-I", args.runtime, "-I", work, main, *sources, "-o", exe])
     if r.returncode != 0:
         sys.exit(f"compiling the generated code failed:\n{r.stderr}")
     r = run([exe])
@@ -142,6 +143,7 @@ def main():
     p.add_argument("--adjoint", required=True)
     p.add_argument("--runtime", default=os.path.join(os.path.dirname(__file__), "..", "runtime"))
     p.add_argument("--cxx", default="g++")
+    p.add_argument("--cxxflags", default="", help="extra flags for compiling generated code (sanitizers)")
     p.add_argument("--update", action="store_true")
     args = p.parse_args()
     {"numerical": numerical, "golden": golden, "bad": bad}[args.kind](args)

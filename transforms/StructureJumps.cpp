@@ -64,6 +64,7 @@ class JumpStructurer {
         return out;
       }
       if (isLoop(s->kind)) s = loop(s);
+      else if (s->kind == StmtKind::If || s->kind == StmtKind::Block) s = nested(s, inLoop);
       out.push_back(s);
     }
     append(out, continuation);
@@ -72,6 +73,14 @@ class JumpStructurer {
 
  private:
   static void append(StmtList& to, const StmtList& from) { to.insert(to.end(), from.begin(), from.end()); }
+
+  // An if or block no jump leaves: only the loops inside it need rewriting.
+  StmtPtr nested(const StmtPtr& s, bool inLoop) {
+    auto copy = std::make_shared<Stmt>(*s);
+    copy->body = list(s->body, {}, inLoop);
+    copy->elseBody = list(s->elseBody, {}, inLoop);
+    return copy;
+  }
 
   // `if (c) A else B; rest` where A or B may jump: rest moves into each branch that can fall
   // through (copied when both can), where the same rewriting continues.

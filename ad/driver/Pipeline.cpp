@@ -92,19 +92,41 @@ const std::vector<std::string>& stageNames() {
   return names;
 }
 
-std::optional<PipelineResult> runPipeline(const PipelineOptions& o) {
-  StageRunner stages(o);
-  std::optional<ir::Module> original = stages.run("parse", [&] {
-    return frontend::parse({o.sourcePath, o.compileArgs, o.buildDir, {o.function}});
-  });
-  if (!original) return std::nullopt;
-  stages.dump("parse", ir::print(*original));
+namespace {
+
+void simplifyAll(std::vector<ir::Function>& derivatives, const ir::Module& prepared) {
+  for (ir::Function& d : derivatives) {
+    d.body = ir::clone(d.body);  // the passes below edit statements the module shares
+    transforms::simplify(d);
+    transforms::removeDeadCode(d, &prepared);
+    transforms::shareCommonCalls(d);
+    derive::markUnusedParams(d);
+  }
+}
+
+codegen::Output emitOutput(const ir::Module& original, const std::vector<ir::Function>& derivatives,
+                           const codegen::EmitOptions& options) {
+  // The forward functions the output copies, without stores nothing reads (the compiler would
+  // warn about them in the generated file).
+  ir::Module forward = original;
+  for (ir::Function& f : forward.functions) {
+    f.body = ir::clone(f.body);
+    transforms::removeDeadCode(f, &original);
+  }
+  codegen::Output out = codegen::emit(forward, derivatives, options);
+  out.source = frontend::formatCpp(out.source, "out.cpp");
+  out.header = frontend::formatCpp(out.header, "out.h");
+  return out;
+}
+
+std::optional<PipelineResult> runStages(const ir::Module& original, const PipelineOptions& o, StageRunner& stages) {
   PipelineResult result;
   try {
-    result.prepared = stages.run("prepare", [&] { return prepare(*original); });
+    result.prepared = stages.run("prepare", [&] { return prepare(original); });
     stages.dump("prepare", ir::print(result.prepared));
     derive::Request entry{o.function, std::set<std::string>(o.wrt.begin(), o.wrt.end()), true};
     const ir::Function* f = result.prepared.find(o.function);
+    if (!f) throw ir::Diagnostic({}, "no function named '" + o.function + "'", "");
     for (const std::string& w : o.wrt)
       if (!f->param(w) || !f->param(w)->type.isFloating())
         throw ir::Diagnostic(f->loc, "'" + w + "' is not a floating-point parameter of '" + o.function + "'",
@@ -113,35 +135,34 @@ std::optional<PipelineResult> runPipeline(const PipelineOptions& o) {
     result.derivatives = stages.run("differentiate", [&] { return derive::differentiate(result.prepared, entry, o.mode); });
     stages.dump("differentiate", printFunctions(result.derivatives));
     stages.run("simplify", [&] {
-      for (ir::Function& d : result.derivatives) {
-        d.body = ir::clone(d.body);  // the passes below edit statements the module shares
-        transforms::simplify(d);
-        transforms::removeDeadCode(d, &result.prepared);
-        transforms::shareCommonCalls(d);
-        derive::markUnusedParams(d);
-      }
+      simplifyAll(result.derivatives, result.prepared);
       return 0;
     });
     stages.dump("simplify", printFunctions(result.derivatives));
   } catch (const ir::Diagnostic& d) {
-    printDiagnostic(*original, d);
+    printDiagnostic(original, d);
     return std::nullopt;
   }
-  result.output = stages.run("emit", [&] {
-    // The forward functions the output copies, without stores nothing reads (the compiler would
-    // warn about them in the generated file).
-    ir::Module forward = *original;
-    for (ir::Function& f : forward.functions) {
-      f.body = ir::clone(f.body);
-      transforms::removeDeadCode(f, &*original);
-    }
-    codegen::Output out = codegen::emit(forward, result.derivatives, o.emit);
-    out.source = frontend::formatCpp(out.source, "out.cpp");
-    out.header = frontend::formatCpp(out.header, "out.h");
-    return out;
-  });
+  result.output = stages.run("emit", [&] { return emitOutput(original, result.derivatives, o.emit); });
   stages.dump("emit", result.output.source);
   return result;
+}
+
+}  // namespace
+
+std::optional<PipelineResult> runPipeline(const PipelineOptions& o) {
+  StageRunner stages(o);
+  std::optional<ir::Module> original = stages.run("parse", [&] {
+    return frontend::parse({o.sourcePath, o.sourceText, o.compileArgs, o.buildDir, {o.function}});
+  });
+  if (!original) return std::nullopt;
+  stages.dump("parse", ir::print(*original));
+  return runStages(*original, o, stages);
+}
+
+std::optional<PipelineResult> runPipeline(const ir::Module& parsed, const PipelineOptions& o) {
+  StageRunner stages(o);
+  return runStages(parsed, o, stages);
 }
 
 }  // namespace adjoint::driver

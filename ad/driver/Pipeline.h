@@ -13,6 +13,7 @@ namespace adjoint::driver {
 
 struct PipelineOptions {
   std::string sourcePath;
+  std::optional<std::string> sourceText;  // the source itself, instead of reading sourcePath
   std::vector<std::string> compileArgs;
   std::string buildDir;
   std::string function;
@@ -32,6 +33,8 @@ struct PipelineResult {
 // Runs parse → prepare → differentiate → emit → format. Returns nothing after printing
 // diagnostics.
 std::optional<PipelineResult> runPipeline(const PipelineOptions& options);
+// The stages after parsing, on a module parsed before (which holds options.function).
+std::optional<PipelineResult> runPipeline(const ir::Module& parsed, const PipelineOptions& options);
 
 // The stage names, for --print-after.
 const std::vector<std::string>& stageNames();

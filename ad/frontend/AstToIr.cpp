@@ -263,6 +263,8 @@ std::optional<ir::Module> Converter::run(const std::vector<std::string>& roots) 
   for (const FunctionDecl* fd : ruleDecls_) addRule(fd, true);
   if (report_.failed()) return std::nullopt;
   std::vector<const FunctionDecl*> defs = definitionsInMainFile();
+  if (roots.empty())
+    for (const FunctionDecl* fd : defs) enqueue(fd);
   for (const std::string& name : roots) {
     const FunctionDecl* found = nullptr;
     for (const FunctionDecl* fd : defs)

@@ -11,7 +11,8 @@
 
 namespace adjoint::frontend {
 
-// Converts the functions named in `roots` and, transitively, the functions they call. Returns
+// Converts the functions named in `roots` (all the main file defines when empty) and,
+// transitively, the functions they call. Returns
 // nothing after reporting errors through the context's DiagnosticsEngine.
 std::optional<ir::Module> convertToIr(clang::ASTContext& context, const std::vector<std::string>& roots);
 

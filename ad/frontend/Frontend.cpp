@@ -71,6 +71,7 @@ std::optional<ir::Module> parse(const ParseRequest& request) {
   if (!db) return std::nullopt;
   clang::tooling::ClangTool tool(*db, {request.sourcePath});
   for (const auto& header : kBuiltinHeaders) tool.mapVirtualFile(header.path, header.text);
+  if (request.sourceText) tool.mapVirtualFile(request.sourcePath, *request.sourceText);
   tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
       {"-resource-dir", ADJOINT_CLANG_RESOURCE_DIR, "-idirafter", kBuiltinIncludeDir, "-include", kBuiltinRulesPath},
       clang::tooling::ArgumentInsertPosition::END));

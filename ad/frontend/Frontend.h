@@ -13,9 +13,10 @@ namespace adjoint::frontend {
 
 struct ParseRequest {
   std::string sourcePath;
-  std::vector<std::string> compileArgs;  // flags after `--`
-  std::string buildDir;                  // `-p`: directory holding compile_commands.json
-  std::vector<std::string> functions;    // roots to convert; their callees follow
+  std::optional<std::string> sourceText;  // the file's text, when it is not to be read from disk
+  std::vector<std::string> compileArgs;   // flags after `--`
+  std::string buildDir;                   // `-p`: directory holding compile_commands.json
+  std::vector<std::string> functions;     // roots to convert (their callees follow); empty: all
 };
 
 // The module holding the requested functions and their callees, or nothing when the source does

@@ -32,3 +32,15 @@ static double overwritten(double u, double v) {
 }
 double calls_overwritten(double v) { return overwritten(v, v) * v; }
 // CHECK: calls_overwritten
+
+// A loop with a continue, inside an if: the jump structuring must reach loops nested in ifs.
+double loop_with_continue_in_if(const double* x, int n, double a) {
+  if (a > 0.1) {
+    for (int i = 0; i < n; ++i) {
+      if (i % 2 == 0) continue;
+      a += x[i] * a;
+    }
+  }
+  return a * a;
+}
+// CHECK: loop_with_continue_in_if

@@ -24,6 +24,7 @@ p.add_argument("--count", type=int, default=40)
 p.add_argument("--batch", type=int, default=40)
 p.add_argument("--keep", default=tempfile.gettempdir())
 p.add_argument("--runtime", default=os.path.join(here, "..", "..", "runtime"))
+p.add_argument("--cxxflags", default="")
 args = p.parse_args()
 seed = int(time.time()) if args.fresh or args.seed is None else args.seed
 print(f"random programs: seed {seed}, {args.count} functions in batches of {args.batch}")
@@ -35,7 +36,8 @@ for b in range(0, args.count, args.batch):
     source = os.path.join(work, f"random_{batch_seed}.cpp")
     subprocess.run([args.generator, str(batch_seed), str(min(args.batch, args.count - b)), source], check=True)
     r = subprocess.run([sys.executable, os.path.join(here, "..", "run_case.py"), "numerical", source, "--adjoint",
-                        args.adjoint, "--runtime", args.runtime], capture_output=True, text=True)
+                        args.adjoint, "--runtime", args.runtime, "--cxxflags=" + args.cxxflags],
+                       capture_output=True, text=True)
     checked += r.stdout.count("gradient vs finite differences")
     skipped += r.stdout.count("skipped")
     if r.returncode != 0:

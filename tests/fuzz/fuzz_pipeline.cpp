@@ -1,0 +1,30 @@
+// libFuzzer target over the whole pipeline, from source text to generated code: parse the input
+// as a C++ file, then differentiate up to three of its functions in both modes. Any input must
+// end in generated code or diagnostics, never in a crash, a sanitizer report or a hang.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "ad/driver/Pipeline.h"
+#include "ad/frontend/Frontend.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string path = "/adjoint-fuzz/input.cpp";
+  std::string text(reinterpret_cast<const char*>(data), size);
+  auto module = adjoint::frontend::parse({path, text, {"-std=c++17"}, "", {}});
+  if (!module) return 0;
+  size_t tried = 0;
+  for (const adjoint::ir::Function& f : module->functions) {
+    if (tried++ == 3) break;
+    for (auto mode : {adjoint::derive::Mode::Reverse, adjoint::derive::Mode::Forward}) {
+      adjoint::driver::PipelineOptions options;
+      options.sourcePath = path;
+      options.function = f.name;
+      options.mode = mode;
+      options.emit.headerName = "input.grad.h";
+      options.emit.command = "fuzz";
+      adjoint::driver::runPipeline(*module, options);
+    }
+  }
+  return 0;
+}
