@@ -64,5 +64,20 @@ r = run("grad", source, "--fn", "loss", "--print-after=all", "--time-passes", "-
 check("--print-after=all shows every stage", all(f"after {s}" in r.stderr for s in ("parse", "prepare", "differentiate", "simplify", "emit")), r.stderr)
 check("--time-passes times the stages", "parse:" in r.stderr and "emit:" in r.stderr, r.stderr)
 
+# Very large inputs: nesting beyond the frontend's limit is a diagnostic, not a stack overflow;
+# a file of thousands of functions is fine.
+deep = os.path.join(work, "deep.cpp")
+with open(deep, "w") as f:
+    f.write("double f(double x) { return " + " + ".join(["x"] * 25000) + "; }\n")
+r = run("grad", deep, "--fn", "f", "-o", os.path.join(work, "deep.grad.cpp"))
+check("a 25000-term expression is a diagnostic", r.returncode == 1 and "nested more than" in r.stderr, r.stderr[-500:])
+check("and writes nothing", not os.path.exists(os.path.join(work, "deep.grad.cpp")))
+many = os.path.join(work, "many.cpp")
+with open(many, "w") as f:
+    for k in range(3000):
+        f.write(f"double f{k}(double x, double y) {{ return x * y + {k} * x; }}\n")
+r = run("grad", many, "--fn", "f2999", "-o", os.path.join(work, "many.grad.cpp"))
+check("a file of 3000 functions differentiates", r.returncode == 0 and "f2999_grad" in open(os.path.join(work, "many.grad.h")).read(), r.stderr)
+
 print(f"{len(failures)} failed" if failures else "all command-line checks passed")
 sys.exit(1 if failures else 0)

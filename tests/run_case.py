@@ -114,8 +114,8 @@ def bad(args):
     case = os.path.abspath(args.path)
     work = tempfile.mkdtemp(prefix="adjoint-bad-")
     out = os.path.join(work, "out.cpp")
-    # `// ARGS: grad %s --fn f`: %s is this file, %out an output path in a fresh directory.
-    cmd_args = " ".join(directives(case, "ARGS")).replace("%out", out).replace("%s", case).split()
+    # `// ARGS: grad %s --fn f`: %s is this file, %out an output path in a fresh directory %dir.
+    cmd_args = " ".join(directives(case, "ARGS")).replace("%out", out).replace("%dir", work).replace("%s", case).split()
     if "-o" not in cmd_args:
         cmd_args += ["-o", out]
     r = run([args.adjoint, *cmd_args])

@@ -156,7 +156,8 @@ int main(int argc, char** argv) {
     std::cerr << "error: cannot read '" << inputPath << "': " << std::strerror(errno) << "\n";
     return 1;
   }
-  auto result = adjoint::driver::runPipeline(o);
+  std::optional<adjoint::driver::PipelineResult> result;
+  adjoint::driver::runWithLargeStack([&] { result = adjoint::driver::runPipeline(o); });
   if (!result) return 1;
   if (emitKind == "ir") {
     adjoint::ir::Module derived;

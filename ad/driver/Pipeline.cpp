@@ -3,6 +3,8 @@
 #include "ad/analysis/Activity.h"
 
 #include <chrono>
+
+#include <llvm/Support/thread.h>
 #include <iostream>
 
 #include "ad/frontend/Frontend.h"
@@ -149,6 +151,11 @@ std::optional<PipelineResult> runStages(const ir::Module& original, const Pipeli
 }
 
 }  // namespace
+
+void runWithLargeStack(const std::function<void()>& fn) {
+  llvm::thread worker(std::optional<unsigned>(512u << 20), fn);
+  worker.join();
+}
 
 std::optional<PipelineResult> runPipeline(const PipelineOptions& o) {
   StageRunner stages(o);

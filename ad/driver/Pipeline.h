@@ -2,6 +2,7 @@
 // timed (--time-passes).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,10 @@ struct PipelineResult {
 std::optional<PipelineResult> runPipeline(const PipelineOptions& options);
 // The stages after parsing, on a module parsed before (which holds options.function).
 std::optional<PipelineResult> runPipeline(const ir::Module& parsed, const PipelineOptions& options);
+
+// Runs `fn` on a thread with a stack large enough for the stages' recursion over the deepest
+// expressions the frontend accepts.
+void runWithLargeStack(const std::function<void()>& fn);
 
 // The stage names, for --print-after.
 const std::vector<std::string>& stageNames();

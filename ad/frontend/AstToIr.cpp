@@ -50,12 +50,16 @@ class Converter {
 
   std::vector<const FunctionDecl*> definitionsInMainFile();
   void enqueue(const FunctionDecl* fd);
+  bool isTemplate(const std::string& name) const;
   ir::Function convertFunction(const FunctionDecl* fd);
   ir::SourceLoc loc(SourceLocation l) const;
   ir::Type fail(SourceRange r, const std::string& msg, const std::string& hint);
   std::optional<ir::Type> convertType(QualType qt, SourceRange where, bool allowVoid = false);
   std::optional<ir::Type> convertStruct(QualType qt, SourceRange where);
   std::map<std::string, std::shared_ptr<const ir::StructInfo>> structs_;
+  static constexpr int kMaxExprDepth = 20000;
+  int exprDepth_ = 0;
+  bool depthReported_ = false;
 
   ir::StmtList convertBody(const Stmt* s);
   void convertStmt(const Stmt* s, ir::StmtList& out);
@@ -179,6 +183,12 @@ std::vector<const FunctionDecl*> Converter::definitionsInMainFile() {
   return defs;
 }
 
+bool Converter::isTemplate(const std::string& name) const {
+  for (const Decl* d : ctx_.getTranslationUnitDecl()->decls())
+    if (const auto* t = dyn_cast<FunctionTemplateDecl>(d); t && t->getNameAsString() == name) return true;
+  return false;
+}
+
 void Converter::enqueue(const FunctionDecl* fd) {
   if (queued_.insert(fd).second) pending_.push_back(fd);
 }
@@ -269,6 +279,11 @@ std::optional<ir::Module> Converter::run(const std::vector<std::string>& roots) 
     const FunctionDecl* found = nullptr;
     for (const FunctionDecl* fd : defs)
       if (fd->getNameAsString() == name) found = fd;
+    if (!found && isTemplate(name)) {
+      report_.error(SourceRange(), "'" + name + "' is a function template; Adjoint differentiates functions",
+                    "call it from a plain function with the types you need, and differentiate that");
+      continue;
+    }
     if (!found) {
       std::string candidates;
       for (const FunctionDecl* fd : defs) candidates += (candidates.empty() ? "" : ", ") + fd->getNameAsString();
@@ -328,6 +343,10 @@ ir::StmtList Converter::convertBody(const Stmt* s) {
 }
 
 void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
+  if (const auto* record = vd->getType()->getAsCXXRecordDecl(); record && record->isLambda()) {
+    fail(vd->getSourceRange(), "lambdas are not supported in differentiated code", "write the lambda as a function of its own");
+    return;
+  }
   if (vd->isStaticLocal() || vd->hasExternalStorage()) {
     fail(vd->getSourceRange(), "static or extern local variable '" + vd->getNameAsString() + "' is not supported",
          "state that outlives a call cannot be differentiated; pass it as a parameter");
@@ -445,6 +464,20 @@ ir::ExprPtr Converter::unsupportedExpr(const Expr* e, const std::string& what, c
 }
 
 ir::ExprPtr Converter::convertExpr(const Expr* e) {
+  // Every later stage walks expressions recursively: keep their depth within what the stack of
+  // the tool's pipeline thread (see Main.cpp) holds.
+  struct DepthGuard {
+    int& depth;
+    explicit DepthGuard(int& d) : depth(++d) {}
+    ~DepthGuard() { --depth; }
+  } guard(exprDepth_);
+  if (exprDepth_ > kMaxExprDepth) {
+    if (!depthReported_)
+      report_.error(e->getSourceRange(), "expression nested more than " + std::to_string(kMaxExprDepth) + " levels deep",
+                    "split it into several statements");
+    depthReported_ = true;
+    return placeholder();
+  }
   e = e->IgnoreParens();
   if (const auto* c = dyn_cast<CastExpr>(e)) return convertCast(c);
   if (const auto* f = dyn_cast<FloatingLiteral>(e)) {
@@ -474,6 +507,7 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
   }
   if (const auto* w = dyn_cast<ExprWithCleanups>(e)) return convertExpr(w->getSubExpr());
   if (isa<CXXThrowExpr>(e)) return unsupportedExpr(e, "exceptions are not supported in differentiated code", "report errors through return values");
+  if (isa<LambdaExpr>(e)) return unsupportedExpr(e, "lambdas are not supported in differentiated code", "write the lambda as a function of its own");
   return unsupportedExpr(e, std::string("expression of kind '") + e->getStmtClassName() + "' is not supported", "");
 }
 

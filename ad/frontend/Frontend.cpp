@@ -1,6 +1,7 @@
 #include "ad/frontend/Frontend.h"
 
 #include <clang/AST/ASTConsumer.h>
+#include <clang/Basic/Stack.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Tooling/CompilationDatabase.h>
@@ -67,6 +68,8 @@ std::unique_ptr<clang::tooling::CompilationDatabase> compilationDatabase(const P
 }  // namespace
 
 std::optional<ir::Module> parse(const ParseRequest& request) {
+  // Lets Clang's semantic analysis move to a fresh stack when deeply nested input needs one.
+  clang::noteBottomOfStack();
   auto db = compilationDatabase(request);
   if (!db) return std::nullopt;
   clang::tooling::ClangTool tool(*db, {request.sourcePath});

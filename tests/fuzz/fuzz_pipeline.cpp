@@ -8,11 +8,12 @@
 #include "ad/driver/Pipeline.h"
 #include "ad/frontend/Frontend.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+namespace {
+
+void differentiateAll(const std::string& text) {
   const std::string path = "/adjoint-fuzz/input.cpp";
-  std::string text(reinterpret_cast<const char*>(data), size);
   auto module = adjoint::frontend::parse({path, text, {"-std=c++17"}, "", {}});
-  if (!module) return 0;
+  if (!module) return;
   size_t tried = 0;
   for (const adjoint::ir::Function& f : module->functions) {
     if (tried++ == 3) break;
@@ -26,5 +27,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       adjoint::driver::runPipeline(*module, options);
     }
   }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string text(reinterpret_cast<const char*>(data), size);
+  adjoint::driver::runWithLargeStack([&] { differentiateAll(text); });  // as the adjoint command does
   return 0;
 }

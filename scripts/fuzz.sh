@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer target over the pipeline (CMake preset fuzz: Clang 22, AddressSanitizer)
+# and fuzzes it for the given number of seconds (default 60), seeded with the samples and tests.
+# Crashes, sanitizer reports and hangs (over 20 s for one input) fail the run; the input that
+# caused one is left in build-fuzz/ as crash-*, leak-* or timeout-*.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+scripts/setup.sh > /dev/null
+cmake --preset fuzz > /dev/null
+cmake --build --preset fuzz
+corpus=build-fuzz/corpus
+mkdir -p "$corpus"
+cp samples/*/*[a-z].cpp tests/e2e/*.cpp tests/bad/*.cpp "$corpus"/ 2>/dev/null || true
+cd build-fuzz
+# Diagnostics for malformed inputs go to stderr by design: keep the fuzzer's report readable.
+ASAN_OPTIONS=detect_leaks=1 bin/fuzz_pipeline corpus -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \
+  -max_len=65536 -close_fd_mask=2 -print_final_stats=1

@@ -1,0 +1,3 @@
+// ARGS: jvp %s
+// EXPECT: must be specified at least once
+double f(double x) { return x * x; }

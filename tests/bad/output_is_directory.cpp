@@ -1,0 +1,3 @@
+// ARGS: grad %s --fn f -o %dir
+// EXPECT: error: cannot write
+double f(double x) { return x * x; }
