@@ -73,7 +73,7 @@ def numerical(args):
                 "int main() {\n  int failures = 0;\n" + "\n".join(checks) + "\n  return failures;\n}\n")
     exe = os.path.join(work, "check")
     # _GLIBCXX_ASSERTIONS: a pop from an empty tape aborts instead of reading garbage.
-    r = run([args.cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-D_GLIBCXX_ASSERTIONS", *args.cxxflags.split(),
+    r = run([args.cxx, "-std=c++17", args.opt, "-Wall", "-Wextra", "-Werror", "-D_GLIBCXX_ASSERTIONS", *args.cxxflags.split(),
              "-I", args.runtime, "-I", work, main, *sources, "-o", exe])
     if r.returncode != 0:
         sys.exit(f"compiling the generated code failed:\n{r.stderr}")
@@ -144,6 +144,7 @@ def main():
     p.add_argument("--runtime", default=os.path.join(os.path.dirname(__file__), "..", "runtime"))
     p.add_argument("--cxx", default="g++")
     p.add_argument("--cxxflags", default="", help="extra flags for compiling generated code (sanitizers)")
+    p.add_argument("--opt", default="-O1", help="optimization level for compiling generated code")
     p.add_argument("--update", action="store_true")
     args = p.parse_args()
     {"numerical": numerical, "golden": golden, "bad": bad}[args.kind](args)

@@ -36,10 +36,11 @@ for b in range(0, args.count, args.batch):
     source = os.path.join(work, f"random_{batch_seed}.cpp")
     subprocess.run([args.generator, str(batch_seed), str(min(args.batch, args.count - b)), source], check=True)
     r = subprocess.run([sys.executable, os.path.join(here, "..", "run_case.py"), "numerical", source, "--adjoint",
-                        args.adjoint, "--runtime", args.runtime, "--cxxflags=" + args.cxxflags],
+                        args.adjoint, "--runtime", args.runtime, "--cxxflags=" + args.cxxflags, "--opt=-O0"],
                        capture_output=True, text=True)
     checked += r.stdout.count("gradient vs finite differences")
     skipped += r.stdout.count("skipped")
+    print(f"  batch {b // args.batch + 1}: {checked} functions checked so far", flush=True)
     if r.returncode != 0:
         failed_batches += 1
         kept = os.path.join(args.keep, os.path.basename(source))
