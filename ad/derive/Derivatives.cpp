@@ -1,6 +1,9 @@
 #include "ad/derive/Derivatives.h"
 
 #include "ad/analysis/Activity.h"
+#include "ad/derive/ForwardMode.h"
+#include "ad/derive/ReverseMode.h"
+#include "ad/ir/Diagnostic.h"
 
 namespace adjoint::derive {
 
@@ -61,6 +64,22 @@ bool Requests::next(Request& out) {
   out = pending_.front();
   pending_.pop_front();
   return true;
+}
+
+std::vector<Function> differentiate(const Module& prepared, const Request& entry, Mode mode) {
+  const Function* f = prepared.find(entry.function);
+  if (!f) throw Diagnostic({}, "no function named '" + entry.function + "'", "");
+  Request first = entry;
+  first.wrt.clear();
+  for (const Param* p : differentiatedParams(*f, entry.wrt)) first.wrt.insert(p->name);
+  Requests q;
+  q.enqueueEntry(*f, first, mode);
+  std::vector<Function> out;
+  for (Request r; q.next(r);) {
+    const Function& g = *prepared.find(r.function);
+    out.push_back(mode == Mode::Forward ? forwardFunction(prepared, g, r, q) : reverseFunction(prepared, g, r, q));
+  }
+  return out;
 }
 
 }  // namespace adjoint::derive

@@ -1,5 +1,4 @@
 #include "ad/derive/ForwardMode.h"
-#include "ad/derive/ReverseMode.h"
 
 #include "ad/analysis/Activity.h"
 #include "ad/ir/Diagnostic.h"
@@ -203,22 +202,6 @@ class TangentBuilder {
 
 Function forwardFunction(const Module& m, const Function& f, const Request& r, Requests& q) {
   return TangentBuilder(m, f, r, q).build();
-}
-
-std::vector<Function> differentiate(const Module& prepared, const Request& entry, Mode mode) {
-  const Function* f = prepared.find(entry.function);
-  if (!f) throw Diagnostic({}, "no function named '" + entry.function + "'", "");
-  Request first = entry;
-  first.wrt.clear();
-  for (const Param* p : differentiatedParams(*f, entry.wrt)) first.wrt.insert(p->name);
-  Requests q;
-  q.enqueueEntry(*f, first, mode);
-  std::vector<Function> out;
-  for (Request r; q.next(r);) {
-    const Function& g = *prepared.find(r.function);
-    out.push_back(mode == Mode::Forward ? forwardFunction(prepared, g, r, q) : reverseFunction(prepared, g, r, q));
-  }
-  return out;
 }
 
 }  // namespace adjoint::derive
