@@ -64,6 +64,25 @@ r = run("grad", source, "--fn", "loss", "--print-after=all", "--time-passes", "-
 check("--print-after=all shows every stage", all(f"after {s}" in r.stderr for s in ("parse", "prepare", "differentiate", "simplify", "emit")), r.stderr)
 check("--time-passes times the stages", "parse:" in r.stderr and "emit:" in r.stderr, r.stderr)
 
+# adjoint check: passes on a right derivative, fails (exit 1) on a wrong custom rule.
+good = os.path.join(work, "good.cpp")
+with open(good, "w") as f:
+    f.write("#include <cmath>\ndouble f(const double* x, int n, double t) {\n  double s = 0;\n"
+            "  for (int i = 0; i < n; ++i) s += std::exp(t * x[i]);\n  return std::log(s);\n}\n")
+r = run("check", good, "--fn", "f", "--seed", "3")
+check("check passes a right gradient", r.returncode == 0 and "all checks passed" in r.stdout and "(seed 3)" in r.stdout, r.stdout + r.stderr)
+check("check prints a table of errors per parameter", "max abs error" in r.stdout and "\n    x " in r.stdout, r.stdout)
+wrong = os.path.join(work, "wrong.cpp")
+with open(wrong, "w") as f:
+    f.write("#include <cmath>\ndouble warp(double x) { return std::sin(x); }\n"
+            "namespace adjoint::rules {\ninline double warp_dx(double x) { return std::cos(x) * 1.01; }\n}\n"
+            "double f(double x, double y) { return warp(x * y) + x; }\n")
+r = run("check", wrong, "--fn", "f")
+check("check fails a wrong custom rule", r.returncode == 1 and "FAILED" in r.stdout, r.stdout + r.stderr)
+harness = os.path.join(work, "harness.cpp")
+r = run("check", good, "--fn", "f", "--emit-harness", harness)
+check("--emit-harness writes the harness", r.returncode == 0 and "adjoint::verify<" in open(harness).read(), r.stderr)
+
 # Very large inputs: nesting beyond the frontend's limit is a diagnostic, not a stack overflow;
 # a file of thousands of functions is fine.
 deep = os.path.join(work, "deep.cpp")

@@ -9,6 +9,7 @@
 
 #include <llvm/Support/CommandLine.h>
 
+#include "ad/driver/Check.h"
 #include "ad/driver/Pipeline.h"
 #include "ad/ir/Printer.h"
 
@@ -29,6 +30,15 @@ cl::opt<std::string> buildDir("p", cl::desc("Build directory holding compile_com
                               cl::value_desc("dir"), cl::cat(category));
 cl::opt<std::string> emitKind("emit", cl::desc("What to produce: source (default) writes the files; ir prints the prepared and differentiated IR"),
                               cl::value_desc("source|ir"), cl::init("source"), cl::cat(category));
+cl::OptionCategory checkCategory("adjoint check options");
+cl::opt<unsigned> seed("seed", cl::desc("Seed of the random inputs (printed by the harness)"), cl::init(12345), cl::cat(checkCategory));
+cl::list<long> intValues("int-values", cl::desc("Values of the integer parameters, in order (default: 6 each)"),
+                         cl::value_desc("a,b,..."), cl::CommaSeparated, cl::cat(checkCategory));
+cl::opt<unsigned> arrayLength("array-length", cl::desc("Elements of every array argument"), cl::init(64), cl::cat(checkCategory));
+cl::opt<std::string> emitHarness("emit-harness", cl::desc("Write the verification harness source here instead of building and running it"),
+                                 cl::value_desc("file"), cl::cat(checkCategory));
+cl::opt<bool> keep("keep", cl::desc("Keep the directory where the harness was built"), cl::cat(checkCategory));
+
 // LLVM's own options already hold the names --print-after and --time-passes, so these two are
 // read before llvm::cl runs.
 std::string printAfter;
@@ -43,7 +53,10 @@ const char* kOverview =
     "  grad   reverse mode: writes <fn>_grad (functions returning float/double) or <fn>_vjp (functions\n"
     "         writing output arrays), which add the gradient into caller-zeroed _bar arguments\n"
     "  jvp    forward mode: writes <fn>_jvp, which returns the directional derivative along the _dot\n"
-    "         arguments\n\n"
+    "         arguments\n"
+    "  check  generates both, builds a verification harness with the C++ compiler ($CXX or c++) and\n"
+    "         runs it: finite differences and the dot-product test on random inputs; exits nonzero\n"
+    "         when a check fails\n\n"
     "Run `adjoint grad --help` for the options. Besides those, --print-after=<stage> prints the IR\n"
     "after a stage (parse, prepare, differentiate, simplify, emit, or all), and --time-passes prints the time\n"
     "each stage took.\n";
@@ -117,7 +130,7 @@ int main(int argc, char** argv) {
     return argc < 2 ? 1 : 0;
   }
   std::string mode = argv[1];
-  if (mode != "grad" && mode != "jvp") {
+  if (mode != "grad" && mode != "jvp" && mode != "check") {
     std::cerr << "error: unknown command '" << mode << "'\n\n" << kOverview;
     return 1;
   }
@@ -132,8 +145,12 @@ int main(int argc, char** argv) {
     else if (std::string(argv[i]) == "--time-passes") timePasses = true;
     else ours.push_back(argv[i]);
   }
-  cl::HideUnrelatedOptions(category);
-  std::string overview = "adjoint " + mode + ": " + (mode == "grad" ? "reverse mode (gradients, vector-Jacobian products)" : "forward mode (Jacobian-vector products)");
+  if (mode == "check") cl::HideUnrelatedOptions({&category, &checkCategory});
+  else cl::HideUnrelatedOptions(category);
+  std::string overview = "adjoint " + mode + ": " +
+                         (mode == "grad"  ? "reverse mode (gradients, vector-Jacobian products)"
+                          : mode == "jvp" ? "forward mode (Jacobian-vector products)"
+                                          : "verify the derivatives of a function numerically");
   if (!cl::ParseCommandLineOptions(static_cast<int>(ours.size()), ours.data(), overview, &llvm::errs())) return 1;
   if (emitKind != "source" && emitKind != "ir") {
     std::cerr << "error: --emit must be 'source' or 'ir'\n";
@@ -155,6 +172,11 @@ int main(int argc, char** argv) {
   if (!std::ifstream(inputPath)) {
     std::cerr << "error: cannot read '" << inputPath << "': " << std::strerror(errno) << "\n";
     return 1;
+  }
+  if (mode == "check") {
+    adjoint::driver::CheckOptions check{o, seed, std::vector<long>(intValues.begin(), intValues.end()), arrayLength,
+                                        emitHarness, keep};
+    return adjoint::driver::runCheck(check);
   }
   std::optional<adjoint::driver::PipelineResult> result;
   adjoint::driver::runWithLargeStack([&] { result = adjoint::driver::runPipeline(o); });

@@ -35,6 +35,8 @@ struct VerifyOptions {
   double fdTolerance = 1e-6;  // relative error allowed against finite differences
   double dotTolerance = 1e-10;
   unsigned seed = 12345;
+  std::vector<std::string> names;  // parameter names for the error table (default: by position)
+  bool table = false;              // print each differentiated parameter's worst errors
   // Code computing in float gets a larger step and float-sized tolerances.
   double floatStep = 4e-3;
   double floatFdTolerance = 2e-3;
@@ -343,9 +345,11 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
     int notSmooth = 0;
     std::string where;
     size_t slotIndex = 0;
+    std::string table;
     each([&](auto& s) {
       using S = std::decay_t<decltype(s)>;
       if constexpr (S::floating) {
+        double maxAbs = 0, maxRel = 0;
         for (size_t i = 0; i < s.initial.size(); ++i) {
           double h = o_.step * std::max(1.0, std::fabs(static_cast<double>(s.initial[i])));
           double fd = centralDifference(f, s, i, h);
@@ -354,20 +358,29 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
             ++notSmooth;
             continue;
           }
+          maxRel = std::max(maxRel, err);
+          maxAbs = std::max(maxAbs, std::isfinite(err) ? std::fabs(fd - s.bar[i]) : HUGE_VAL);
           if (err > worst) {
             worst = err;
-            where = "parameter " + std::to_string(slotIndex) + "[" + std::to_string(i) + "]: fd " +
-                    std::to_string(fd) + " vs adjoint " + std::to_string(s.bar[i]);
+            where = paramName(slotIndex) + "[" + std::to_string(i) + "]: fd " + std::to_string(fd) + " vs adjoint " +
+                    std::to_string(s.bar[i]);
           }
         }
+        char row[160];
+        std::snprintf(row, sizeof row, "    %-16s %-14.2e %-14.2e %s\n", paramName(slotIndex).c_str(), maxAbs, maxRel,
+                      maxRel <= o_.fdTolerance ? "ok" : "FAILED");
+        table += row;
       }
       ++slotIndex;
     });
     int bad = report("gradient vs finite differences", worst, o_.fdTolerance);
+    if (o_.table) std::printf("    %-16s %-14s %-14s\n%s", "parameter", "max abs error", "max rel error", table.c_str());
     if (bad) std::printf("    worst at %s\n", where.c_str());
     if (notSmooth) std::printf("    %d component(s) skipped: the function is not smooth there\n", notSmooth);
     return bad;
   }
+
+  std::string paramName(size_t i) const { return i < o_.names.size() ? o_.names[i] : "parameter " + std::to_string(i); }
 
   static double worstError(const std::vector<double>& a, const std::vector<double>& b) {
     double worst = 0;
