@@ -96,7 +96,8 @@ std::string compiler() {
 }  // namespace
 
 int runCheck(const CheckOptions& o) {
-  std::string stem = llvm::sys::path::stem(o.pipeline.sourcePath).str();
+  // The names adjoint_generate() gives the generated files: <source stem>.<function>.<mode>.
+  std::string stem = llvm::sys::path::stem(o.pipeline.sourcePath).str() + "." + o.pipeline.function;
   llvm::SmallString<256> source(o.pipeline.sourcePath);
   llvm::sys::fs::make_absolute(source);
   std::optional<Generated> g = generate(o, stem);

@@ -43,6 +43,8 @@ cl::opt<bool> keep("keep", cl::desc("Keep the directory where the harness was bu
 // read before llvm::cl runs.
 std::string printAfter;
 bool timePasses = false;
+cl::opt<std::string> depfile("depfile", cl::desc("Also write a Make-style depfile: the outputs depend on the source and every header it includes"),
+                             cl::value_desc("file"), cl::cat(category));
 cl::opt<bool> lineDirectives("line-directives", cl::desc("Emit #line directives mapping the generated statements to the forward source lines"),
                              cl::cat(category));
 
@@ -111,6 +113,18 @@ bool writeOutputs(const std::vector<std::pair<std::string, std::string>>& files)
     }
   }
   return true;
+}
+
+// `out.cpp out.h: dep1 dep2 ...`, spaces escaped as Make wants them.
+std::string makeDepfile(const std::string& source, const std::string& header, const std::vector<std::string>& deps) {
+  auto escape = [](const std::string& path) {
+    std::string e;
+    for (char c : path) e += c == ' ' ? std::string("\\ ") : std::string(1, c);
+    return e;
+  };
+  std::string text = escape(source) + " " + escape(header) + ":";
+  for (const std::string& d : deps) text += " \\\n  " + escape(d);
+  return text + "\n";
 }
 
 std::string commandLine(const std::string& mode) {
@@ -188,5 +202,7 @@ int main(int argc, char** argv) {
               << adjoint::ir::print(derived);
     return 0;
   }
-  return writeOutputs({{out, result->output.source}, {headerPath(out), result->output.header}}) ? 0 : 1;
+  std::vector<std::pair<std::string, std::string>> files{{out, result->output.source}, {headerPath(out), result->output.header}};
+  if (!depfile.empty()) files.emplace_back(depfile, makeDepfile(out, headerPath(out), result->dependencies));
+  return writeOutputs(files) ? 0 : 1;
 }

@@ -123,6 +123,7 @@ codegen::Output emitOutput(const ir::Module& original, const std::vector<ir::Fun
 
 std::optional<PipelineResult> runStages(const ir::Module& original, const PipelineOptions& o, StageRunner& stages) {
   PipelineResult result;
+  result.dependencies = original.dependencies;
   try {
     result.prepared = stages.run("prepare", [&] { return prepare(original); });
     stages.dump("prepare", ir::print(result.prepared));

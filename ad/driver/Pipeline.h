@@ -26,6 +26,7 @@ struct PipelineOptions {
 };
 
 struct PipelineResult {
+  std::vector<std::string> dependencies;  // the files the result depends on
   ir::Module prepared;
   std::vector<ir::Function> derivatives;
   codegen::Output output;

@@ -1,5 +1,6 @@
 #include "ad/frontend/AstToIr.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <set>
@@ -306,6 +307,12 @@ std::optional<ir::Module> Converter::run(const std::vector<std::string>& roots) 
   std::istringstream lines(text.str());
   for (std::string l; std::getline(lines, l);) module.sourceLines.push_back(l);
   if (auto entry = sm_.getFileEntryRefForID(sm_.getMainFileID())) module.sourcePath = entry->getName().str();
+  // Every file the parse read, for build systems' dependency tracking (--depfile).
+  for (auto it = sm_.fileinfo_begin(); it != sm_.fileinfo_end(); ++it) {
+    llvm::StringRef name = it->first.getName();
+    if (!name.starts_with("/adjoint-builtin/")) module.dependencies.push_back(name.str());
+  }
+  std::sort(module.dependencies.begin(), module.dependencies.end());
   return module;
 }
 

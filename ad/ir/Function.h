@@ -42,6 +42,7 @@ struct Module {
   std::vector<Function> functions;
   std::map<std::string, Rule> rules;       // by callee as the IR spells it: "std::sin", "my_erf"
   std::vector<Function> externals;        // functions called through rules only: declared, not defined
+  std::vector<std::string> dependencies;   // the files the frontend read: the source and its headers
 
   const Function* find(const std::string& name) const;
   const Rule* rule(const std::string& callee) const;

@@ -1,0 +1,78 @@
+# adjoint_generate(<target> SOURCES <files...> FUNCTIONS <names...> [MODE grad|jvp] [OPTIONS <args...>])
+#
+# Adds, for every source and function, a build step running `adjoint <mode>` that writes
+# <build dir>/adjoint/<target>/<source stem>.<function>.<mode>.cpp and .h, and adds the .cpp to <target>
+# (the .h directory and Adjoint's runtime headers go on its include path). The step sees the
+# target's include directories and compile definitions, and its depfile lists the source and every
+# header it includes: editing any of them regenerates, and nothing else does. OPTIONS go to the
+# tool before `--` (for example --wrt a,b or --line-directives).
+function(adjoint_generate target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "MODE" "SOURCES;FUNCTIONS;OPTIONS")
+  if(NOT ARG_MODE)
+    set(ARG_MODE grad)
+  endif()
+  if(NOT ARG_MODE MATCHES "^(grad|jvp)$")
+    message(FATAL_ERROR "adjoint_generate: MODE must be grad or jvp, not '${ARG_MODE}'")
+  endif()
+  if(NOT ARG_SOURCES OR NOT ARG_FUNCTIONS)
+    message(FATAL_ERROR "adjoint_generate: SOURCES and FUNCTIONS are required")
+  endif()
+  set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/adjoint/${target})
+  file(MAKE_DIRECTORY ${out_dir})
+  _adjoint_compile_flags(${target} include_flags define_flags)
+  foreach(source ${ARG_SOURCES})
+    get_filename_component(source_path ${source} ABSOLUTE)
+    get_filename_component(stem ${source} NAME_WE)
+    foreach(fn ${ARG_FUNCTIONS})
+      set(out ${out_dir}/${stem}.${fn}.${ARG_MODE}.cpp)
+      set(header ${out_dir}/${stem}.${fn}.${ARG_MODE}.h)
+      add_custom_command(
+        OUTPUT ${out} ${header}
+        COMMAND Adjoint::adjoint ${ARG_MODE} ${source_path} --fn ${fn} -o ${out} --depfile ${out}.d ${ARG_OPTIONS} -- "${include_flags}" "${define_flags}"
+        DEPENDS ${source_path} $<TARGET_FILE:Adjoint::adjoint>
+        DEPFILE ${out}.d
+        COMMAND_EXPAND_LISTS
+        COMMENT "adjoint ${ARG_MODE} ${stem} --fn ${fn}"
+        VERBATIM)
+      target_sources(${target} PRIVATE ${out})
+    endforeach()
+  endforeach()
+  target_include_directories(${target} PRIVATE ${out_dir} ${ADJOINT_INCLUDE_DIR})
+endfunction()
+
+# adjoint_add_check(<name> SOURCE <file> FUNCTION <name> [OPTIONS <args...>] [LINK <targets...>])
+#
+# Builds the verification harness of `adjoint check` (finite differences and the dot-product test
+# on random inputs) for one function as the executable <name>, and registers it as a CTest test.
+function(adjoint_add_check name)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;FUNCTION" "OPTIONS;LINK;INCLUDE_DIRECTORIES")
+  get_filename_component(source_path ${ARG_SOURCE} ABSOLUTE)
+  set(harness ${CMAKE_CURRENT_BINARY_DIR}/adjoint/${name}.check.cpp)
+  set(include_flags)
+  foreach(dir ${ARG_INCLUDE_DIRECTORIES})
+    list(APPEND include_flags -I${dir})
+  endforeach()
+  add_custom_command(
+    OUTPUT ${harness}
+    COMMAND Adjoint::adjoint check ${source_path} --fn ${ARG_FUNCTION} --emit-harness ${harness} ${ARG_OPTIONS} -- ${include_flags}
+    DEPENDS ${source_path} $<TARGET_FILE:Adjoint::adjoint>
+    COMMENT "adjoint check --emit-harness ${ARG_FUNCTION}"
+    VERBATIM)
+  add_executable(${name} ${harness})
+  adjoint_generate(${name} SOURCES ${ARG_SOURCE} FUNCTIONS ${ARG_FUNCTION} MODE grad OPTIONS ${ARG_OPTIONS})
+  adjoint_generate(${name} SOURCES ${ARG_SOURCE} FUNCTIONS ${ARG_FUNCTION} MODE jvp OPTIONS ${ARG_OPTIONS})
+  target_include_directories(${name} PRIVATE ${ARG_INCLUDE_DIRECTORIES})
+  if(ARG_LINK)
+    target_link_libraries(${name} PRIVATE ${ARG_LINK})
+  endif()
+  add_test(NAME ${name} COMMAND ${name})
+endfunction()
+
+# The target's include directories and definitions as compiler flags for the tool's parse: one
+# argument each, split into several by COMMAND_EXPAND_LISTS after generator expressions ran.
+function(_adjoint_compile_flags target include_out define_out)
+  set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
+  set(defines "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  set(${include_out} "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>" PARENT_SCOPE)
+  set(${define_out} "$<$<BOOL:${defines}>:-D$<JOIN:${defines},$<SEMICOLON>-D>>" PARENT_SCOPE)
+endfunction()

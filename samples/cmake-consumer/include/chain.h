@@ -1,0 +1,11 @@
+#pragma once
+
+// Rest length of each spring; the default stiffness when the build does not set one.
+constexpr double kRestLength = 0.5;
+#ifndef CHAIN_STIFFNESS
+#define CHAIN_STIFFNESS 25.0
+#endif
+
+// Energy of a chain of n masses on springs in a gravity field; x holds (x, y) per mass and the
+// first mass is pinned at the origin.
+double energy(const double* x, int n, double gravity);
