@@ -71,12 +71,11 @@ struct Slot {
   void collect() {}
 };
 
-// |a - b| relative to the larger magnitude; values below 1e-4 count as 1e-4, so that a derivative
-// that should vanish is compared absolutely.
-// A NaN or infinity on either side is an infinite error.
-inline double relativeError(double a, double b) {
+// |a - b| relative to the larger magnitude; magnitudes below `floor` count as `floor`, so that a
+// derivative that should vanish is compared absolutely. A NaN or infinity is an infinite error.
+inline double relativeError(double a, double b, double floor = 1e-4) {
   if (!std::isfinite(a) || !std::isfinite(b)) return HUGE_VAL;
-  return std::fabs(a - b) / std::max({std::fabs(a), std::fabs(b), 1e-4});
+  return std::fabs(a - b) / std::max({std::fabs(a), std::fabs(b), floor});
 }
 
 // A struct parameter (by value or const reference). The verifier reaches its floating fields
@@ -145,6 +144,8 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
     int failures = 0;
     for (double v : outputs(f))
       if (!std::isfinite(v)) return report("the forward value is finite at the test point", HUGE_VAL, 0);
+    // Finite differences carry rounding error in proportion to the size of what they difference.
+    fdFloor_ = 1e-4 * std::max(1.0, std::fabs(weighted(outputs(f))));
     std::vector<double> fd = finiteDirectional(f, o_.step);
     std::vector<double> tangent = forwardMode(jvp);
     if (worstError(tangent, fd) > o_.fdTolerance && !smooth(fd, finiteDirectional(f, o_.step / 8)))
@@ -161,6 +162,7 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
  private:
   std::string name_;
   VerifyOptions o_;
+  double fdFloor_ = 1e-4;
   std::mt19937_64 rng_;
   std::tuple<SlotFor<A, ((Wrt >> I) & 1) != 0>...> slots_;
   double returnWeight_ = 1;
@@ -353,8 +355,8 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
         for (size_t i = 0; i < s.initial.size(); ++i) {
           double h = o_.step * std::max(1.0, std::fabs(static_cast<double>(s.initial[i])));
           double fd = centralDifference(f, s, i, h);
-          double err = relativeError(fd, s.bar[i]);
-          if (err > o_.fdTolerance && relativeError(fd, centralDifference(f, s, i, h / 8)) > o_.fdTolerance) {
+          double err = relativeError(fd, s.bar[i], fdFloor_);
+          if (err > o_.fdTolerance && relativeError(fd, centralDifference(f, s, i, h / 8), fdFloor_) > o_.fdTolerance) {
             ++notSmooth;
             continue;
           }
@@ -382,9 +384,9 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
 
   std::string paramName(size_t i) const { return i < o_.names.size() ? o_.names[i] : "parameter " + std::to_string(i); }
 
-  static double worstError(const std::vector<double>& a, const std::vector<double>& b) {
+  double worstError(const std::vector<double>& a, const std::vector<double>& b) const {
     double worst = 0;
-    for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, relativeError(a[i], b[i]));
+    for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, relativeError(a[i], b[i], fdFloor_));
     return worst;
   }
 

@@ -88,14 +88,14 @@ class Generator {
       case 7: return "std::sin(" + a + ")";
       case 8: return "std::cos(" + a + ")";
       case 9: return "std::tanh(" + a + ")";
-      case 10: return "std::exp(-" + a + " * " + a + ")";
+      case 10: return "std::exp(-(" + a + ") * (" + a + "))";
       case 11: return "std::log(1.5 + " + a + " * " + a + ")";
       case 12: return "std::sqrt(1.0 + " + a + " * " + a + ")";
       case 13: return "std::atan(" + a + ")";
       case 14: return "std::pow(1.25 + " + a + " * " + a + ", 0.75)";
       default:
         if (!helpers_.empty()) return any(helpers_) + "(" + a + ", " + b + ")";
-        return "-" + a;
+        return "-(" + a + ")";
     }
   }
 
