@@ -182,8 +182,9 @@ class Generator {
     size_t outer = s.scalars.size();
     int n = 1 + pick(3);
     for (int k = 0; k < n; ++k) out += statement(s, level, depth, inLoop, canReturn);
+    // Through sin: a bounded step, however large the local, so that loops cannot compound it.
     for (size_t v = outer; v < s.scalars.size(); ++v)
-      out += indent(level) + s.scalars[0] + " += 0.125 * " + s.scalars[v] + ";\n";
+      out += indent(level) + s.scalars[0] + " += 0.125 * std::sin(" + s.scalars[v] + ");\n";
     return out;
   }
 
