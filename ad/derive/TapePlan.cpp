@@ -87,9 +87,14 @@ class ExposedReads {
     std::string v = overwrittenName(s);
     if (state.count(v) || reads.count(v)) plan_.restored.insert(&s);
     reads = readsOf(s);  // a new restore of a[i] reads i
+    // Overwriting all of v satisfies S's own reads of v (its restore gives the old value) and
+    // hides earlier ones. Writing one element of an array does neither: S may read other
+    // elements, which an earlier iteration or statement still needs.
     bool whole = s.kind == StmtKind::Decl || s.lhs->kind == ExprKind::Var;
-    if (whole) state.erase(v);
-    reads.erase(v);
+    if (whole) {
+      state.erase(v);
+      reads.erase(v);
+    }
     state.merge(reads);
     return state;
   }

@@ -154,7 +154,9 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
       failures += report("jvp vs finite differences", worstError(tangent, fd), o_.fdTolerance);
     double jv_w = weighted(tangent);
     double v_jtw = reverseMode(grad);
-    failures += report("dot product <Jv,w> vs <v,J^T w>", relativeError(jv_w, v_jtw), o_.dotTolerance);
+    // Relative to the size of the terms summed, so that cancellation between them is no failure.
+    double terms = std::max(weighted(tangent, true), dotTerms_);
+    failures += report("dot product <Jv,w> vs <v,J^T w>", relativeError(jv_w, v_jtw, terms), o_.dotTolerance);
     failures += gradientVsFiniteDifferences(f);
     return failures;
   }
@@ -163,6 +165,7 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
   std::string name_;
   VerifyOptions o_;
   double fdFloor_ = 1e-4;
+  double dotTerms_ = 0;  // sum of |v_i (J^T w)_i|
   std::mt19937_64 rng_;
   std::tuple<SlotFor<A, ((Wrt >> I) & 1) != 0>...> slots_;
   double returnWeight_ = 1;
@@ -216,14 +219,16 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
     return out;
   }
 
-  double weighted(const std::vector<double>& out) {
+  // <out, (1, w)>, or with `magnitude` the sum of the absolute values of its terms.
+  double weighted(const std::vector<double>& out, bool magnitude = false) {
+    auto term = [&](double x) { return magnitude ? std::fabs(x) : x; };
     double sum = 0;
     size_t k = 0;
-    if constexpr (std::is_floating_point_v<R>) sum += returnWeight_ * out[k++];
+    if constexpr (std::is_floating_point_v<R>) sum += term(returnWeight_ * out[k++]);
     each([&](auto& s) {
       using S = std::decay_t<decltype(s)>;
       if constexpr (S::output)
-        for (auto w : s.weight) sum += w * out[k++];
+        for (auto w : s.weight) sum += term(w * out[k++]);
     });
     return sum;
   }
@@ -321,7 +326,10 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
     each([&](auto& s) {
       using S = std::decay_t<decltype(s)>;
       if constexpr (S::floating)
-        for (size_t i = 0; i < s.bar.size(); ++i) sum += s.direction[i] * s.bar[i];
+        for (size_t i = 0; i < s.bar.size(); ++i) {
+          sum += s.direction[i] * s.bar[i];
+          dotTerms_ += std::fabs(s.direction[i] * s.bar[i]);
+        }
     });
     return sum;
   }

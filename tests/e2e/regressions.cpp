@@ -44,3 +44,15 @@ double loop_with_continue_in_if(const double* x, int n, double a) {
   return a * a;
 }
 // CHECK: loop_with_continue_in_if
+
+// An array element written in a loop whose other elements the same loop reads: writing w[i3]
+// must be taped, since an earlier iteration's adjoint reads w[(i3 + 2) % 8].
+double element_overwrites(const double* x, int n, double a, double b) {
+  double w[8] = {a, b, x[0], x[1], a * b, 0.5, x[2], 1.0};
+  for (int i3 = 0; i3 < n; ++i3) {
+    w[i3] = std::atan(b);
+    w[(i3 + 3) % 8] = std::tanh((1.25 - b) * (0.75 * w[(i3 + 2) % 8]));
+  }
+  return b + 0.125 * w[6];
+}
+// CHECK: element_overwrites
