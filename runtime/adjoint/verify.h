@@ -156,7 +156,7 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
     double v_jtw = reverseMode(grad);
     // Relative to the size of the terms summed, so that cancellation between them is no failure.
     double terms = std::max(weighted(tangent, true), dotTerms_);
-    failures += report("dot product <Jv,w> vs <v,J^T w>", relativeError(jv_w, v_jtw, terms), o_.dotTolerance);
+    failures += report("dot product <Jv,w> vs <v,J^T w>", relativeError(jv_w, v_jtw, std::max(terms, 1e-300)), o_.dotTolerance);
     failures += gradientVsFiniteDifferences(f);
     return failures;
   }
