@@ -21,10 +21,7 @@ std::vector<const Param*> differentiatedParams(const Function& f, const std::set
 }
 
 void markUnusedParams(Function& g) {
-  std::set<std::string> used;
-  walkExprs(g.body, [&](const Expr& e) {
-    if (e.kind == ExprKind::Var) used.insert(e.text);
-  });
+  std::set<std::string> used = analysis::readVariables(g.body);
   StmtList marks;
   for (const Param& p : g.params)
     if (!used.count(p.name)) marks.push_back(eval(call("static_cast<void>", {var(p.name, p.type)}, Type::of(Scalar::Void))));

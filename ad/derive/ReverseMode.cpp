@@ -146,10 +146,7 @@ class ReverseBuilder {
   StmtList reverseIteration(const Stmt& loop) {
     StmtList body = reverseList(loop.body);
     if (body.empty()) return body;
-    std::set<std::string> needed;
-    walkExprs(body, [&](const Expr& e) {
-      if (e.kind == ExprKind::Var) needed.insert(e.text);
-    });
+    std::set<std::string> needed = analysis::readVariables(body);
     StmtList recomputed;
     for (auto it = loop.body.rbegin(); it != loop.body.rend(); ++it) {
       if (!plan_.recomputed.count(it->get()) || !needed.count((*it)->name)) continue;

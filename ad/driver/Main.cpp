@@ -7,7 +7,9 @@
 #include <fstream>
 #include <iostream>
 
+#include <llvm/ADT/SmallString.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Support/Path.h>
 
 #include "ad/driver/Check.h"
 #include "ad/driver/Pipeline.h"
@@ -63,25 +65,16 @@ const char* kOverview =
     "after a stage (parse, prepare, differentiate, simplify, emit, or all), and --time-passes prints the time\n"
     "each stage took.\n";
 
-std::string defaultOutput(const std::string& input, bool jvp) {
-  std::string stem = input;
-  size_t dot = stem.find_last_of('.');
-  size_t slash = stem.find_last_of('/');
-  if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) stem = stem.substr(0, dot);
-  return stem + (jvp ? ".jvp.cpp" : ".grad.cpp");
+// `path` with its extension (if any) replaced by `extension`: model.cpp -> model.grad.cpp.
+std::string withExtension(const std::string& path, const char* extension) {
+  llvm::SmallString<256> p(path);
+  llvm::sys::path::replace_extension(p, extension);
+  return p.str().str();
 }
 
-std::string headerPath(const std::string& source) {
-  size_t dot = source.find_last_of('.');
-  size_t slash = source.find_last_of('/');
-  bool hasExt = dot != std::string::npos && (slash == std::string::npos || dot > slash);
-  return (hasExt ? source.substr(0, dot) : source) + ".h";
-}
-
-std::string baseName(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
+std::string defaultOutput(const std::string& input, bool jvp) { return withExtension(input, jvp ? "jvp.cpp" : "grad.cpp"); }
+std::string headerPath(const std::string& source) { return withExtension(source, "h"); }
+std::string baseName(const std::string& path) { return llvm::sys::path::filename(path).str(); }
 
 bool writeTemp(const std::string& path, const std::string& text, std::string& temp) {
   temp = path + ".tmp." + std::to_string(getpid());
