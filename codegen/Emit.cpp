@@ -7,6 +7,7 @@
 #include "ad/analysis/Activity.h"
 #include "ad/derive/Derivatives.h"
 #include "ad/ir/Printer.h"
+#include "codegen/Launcher.h"
 
 namespace adjoint::codegen {
 
@@ -57,6 +58,10 @@ std::vector<Function> forwardCopies(const Module& original, const std::vector<Fu
     out.push_back(copy);
   }
   return out;
+}
+
+bool isCuda(const std::vector<Function>& fs) {
+  return std::any_of(fs.begin(), fs.end(), [](const Function& f) { return f.kernel || f.device; });
 }
 
 bool usesTape(const std::vector<Function>& fs) {
@@ -134,6 +139,7 @@ void emitPreamble(std::ostringstream& src, const Module& original, const std::ve
                   const std::vector<Function>& derivatives, const EmitOptions& options) {
   bool tape = usesTape(derivatives);
   src << "#include \"" << options.headerName << "\"\n\n#include <cmath>\n" << (tape ? "#include <vector>\n" : "") << "\n";
+  if (isCuda(derivatives)) src << "#include \"adjoint/cuda.h\"\n\n";
   if (tape)
     src << "// Takes the most recent value off a tape.\n"
            "template <class T> static T adjoint_pop(std::vector<T>& tape) {\n"
@@ -160,6 +166,8 @@ void emitPreamble(std::ostringstream& src, const Module& original, const std::ve
 std::string emitHeader(const Module& original, const std::vector<Function>& derivatives, const std::string& banner) {
   std::ostringstream hdr;
   hdr << banner << "#pragma once\n\n";
+  bool cuda = isCuda(derivatives);
+  if (cuda) hdr << "#include \"adjoint/cuda_host.h\"\n\n";
   if (std::string includes = signatureIncludes(derivatives); !includes.empty()) hdr << includes << "\n";
   std::vector<std::shared_ptr<const StructInfo>> structs = structsUsed(derivatives);
   for (const auto& s : structs) hdr << s->keyword << " " << s->name << ";\n";
@@ -168,7 +176,12 @@ std::string emitHeader(const Module& original, const std::vector<Function>& deri
     if (d.internal) continue;
     std::istringstream lines(entryDoc(d, original));
     for (std::string l; std::getline(lines, l);) hdr << "// " << l << "\n";
-    hdr << printSignature(d) << ";\n";
+    if (!d.kernel) {
+      hdr << printSignature(d) << ";\n";
+      continue;
+    }
+    // A plain C++ translation unit calls the launcher; CUDA code may launch the kernel itself.
+    hdr << launcherSignature(d) << ";\n#ifdef __CUDACC__\n" << printSignature(d) << ";\n#endif\n";
   }
   return hdr.str();
 }
@@ -194,6 +207,7 @@ Output emit(const Module& original, const std::vector<Function>& generated, cons
     Function c = d;
     if (!d.internal) c.doc = entryDoc(d, original);
     src << print(c, lines) << "\n";
+    if (d.kernel && !d.internal) src << launcher(d) << "\n";
   }
   return {src.str(), emitHeader(original, derivatives, banner)};
 }

@@ -57,3 +57,31 @@ namespace adjoint::transforms {
 void shareCommonCalls(ir::Function& f);
 
 }  // namespace adjoint::transforms
+
+namespace adjoint::transforms {
+
+// Kernels' derivatives do not redo the forward's effects on its outputs: stores (and atomicAdds)
+// into pointer parameters the kernel `primal` writes but never reads are removed from `d`. The
+// reverse never needs them, and redoing an atomicAdd would add the loss twice.
+void dropOutputStores(ir::Function& d, const ir::Function& primal);
+
+// Decides how each adjoint the kernel `d` adds into memory is accumulated, and says so in a
+// comment: a plain += where the index is injective over threads; where every thread adds to
+// the same address (a[0], a scalar parameter), a sum in a register, reduced over the block at
+// the end of the kernel and added once per block (or stored as the block's partial sum, when the
+// launch passes `block_partials`); an atomicAdd otherwise, or a diagnostic when
+// `deterministic`. Shared adjoint arrays are zeroed by the block first.
+void parallelizeAdjoints(ir::Function& d, bool deterministic);
+
+}  // namespace adjoint::transforms
+
+namespace adjoint::transforms {
+
+// In kernels and device functions, a halving loop `for (int c = a; c > 0; c /= 2)` (or c >>= 1,
+// or c >= 1) becomes the counted loop
+// `for (int c_halving = 0; c_halving < adjoint::halvings(a); ++c_halving) { int c = a >> c_halving; ... }`,
+// so that its reverse runs as a counted loop that recomputes c instead of taping it (device code
+// has no tapes). These are the loops of tree and warp-shuffle reductions.
+void countHalvingLoops(ir::Function& f);
+
+}  // namespace adjoint::transforms

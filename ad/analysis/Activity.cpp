@@ -1,5 +1,7 @@
 #include "ad/analysis/Activity.h"
 
+#include "ad/rules/Rules.h"
+
 namespace adjoint::analysis {
 
 using namespace ir;
@@ -27,6 +29,7 @@ namespace {
 bool readsAny(const ExprPtr& e, const std::set<std::string>& names, const Module& m) {
   if (!e) return false;
   if (e->kind == ExprKind::Var) return names.count(e->text) > 0;
+  if (e->kind == ExprKind::Call && rules::isWarpShuffle(e->text)) return readsAny(e->operands[1], names, m);
   if (e->kind == ExprKind::Call && !m.rule(e->text)) {
     const Function* callee = m.find(e->text);
     if (!callee || callee->nondifferentiable) return false;

@@ -15,9 +15,10 @@ bool asCountedLoop(const Stmt& s, CountedLoop& out) {
       !init.expr)
     return false;
   const std::string& i = init.name;
-  bool unitStep = step.kind == StmtKind::Assign && step.lhs->kind == ExprKind::Var && step.lhs->text == i &&
-                  (step.op == "+=" || step.op == "-=") && isOne(step.expr);
-  if (!unitStep) return false;
+  bool stepsCounter = step.kind == StmtKind::Assign && step.lhs->kind == ExprKind::Var && step.lhs->text == i;
+  bool unitStep = stepsCounter && (step.op == "+=" || step.op == "-=") && isOne(step.expr);
+  bool strided = stepsCounter && step.op == "+=" && !unitStep && !step.expr->type.isFloating() && !readVariables(step.expr).count(i);
+  if (!unitStep && !strided) return false;
   const Expr& cond = *s.expr;
   if (cond.kind != ExprKind::Binary || !isComparison(cond.text)) return false;
   // `i + c < b` is `i < b - c` (and `i - c < b` is `i < b + c`) for an integer literal c.
@@ -36,10 +37,10 @@ bool asCountedLoop(const Stmt& s, CountedLoop& out) {
   bool jumps = false;
   walk(s.body, [&](const Stmt& x) { jumps |= x.kind == StmtKind::Break || x.kind == StmtKind::Continue || x.kind == StmtKind::Return; });
   if (jumps || written.count(i)) return false;
-  for (const ExprPtr& e : {init.expr, bound})
+  for (const ExprPtr& e : {init.expr, bound, step.expr})
     for (const std::string& v : readVariables(e))
       if (written.count(v)) return false;
-  out = CountedLoop{i, init.type, init.expr, bound, increasing, cond.text == "<=" || cond.text == ">="};
+  out = CountedLoop{i, init.type, init.expr, bound, increasing, cond.text == "<=" || cond.text == ">=", strided ? step.expr : nullptr};
   return true;
 }
 

@@ -1,5 +1,6 @@
 // Recognition of counted loops: `for (int i = a; i < b; ++i)` (and <=, and the decreasing
-// forms) whose counter and bounds the body leaves alone. Their reverse runs the counter
+// forms, and increasing steps `i += s` by a positive s the body leaves alone, as grid-stride
+// loops take) whose counter and bounds the body leaves alone. Their reverse runs the counter
 // backwards; every other loop records its trip count.
 #pragma once
 
@@ -14,6 +15,7 @@ struct CountedLoop {
   ir::ExprPtr bound;  // b
   bool increasing;    // ++i with < or <=, else --i with > or >=
   bool inclusive;     // <= or >=
+  ir::ExprPtr step;   // s of `i += s`; null for a step of 1
 };
 
 // The counted-loop view of `s`, or false when `s` is not a counted loop.

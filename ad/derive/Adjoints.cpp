@@ -125,6 +125,14 @@ void Adjoints::propagate(const ExprPtr& e, const ExprPtr& adj, StmtList& out) {
       }
       return;
     case ExprKind::Call: {
+      if (rules::isWarpShuffle(e->text)) {
+        // Computed into a local first, by every lane that ran the shuffle, before any branch
+        // of the propagation below.
+        std::string name = "shuffled" + std::to_string(++shuffles_) + "_bar";
+        out.push_back(decl(name, adj->type, rules::shuffleAdjoint(*e, adj)));
+        propagate(e->operands[1], var(name, adj->type), out);
+        return;
+      }
       const Rule* rule = m_.rule(e->text);
       if (!rule) return;  // a nondifferentiable function: its value is a constant
       for (size_t i = 0; i < e->operands.size(); ++i) {
@@ -217,7 +225,14 @@ void Adjoints::reverseOf(const Stmt& s, bool inLoop, StmtList& out) {
       return;
     }
     case StmtKind::Assign: assignment(s.lhs, s.op, s.expr, true, out); return;
-    case StmtKind::Eval: callAdjoint(*s.expr, nullptr, out); return;
+    case StmtKind::Eval:
+      // A barrier of the forward is one of the reverse, where the adjoints flow back across it.
+      if (s.expr->kind == ExprKind::Call && (s.expr->text == "__syncthreads" || s.expr->text == "__syncwarp")) {
+        out.push_back(eval(s.expr));
+        return;
+      }
+      callAdjoint(*s.expr, nullptr, out);
+      return;
     case StmtKind::Return:
       if (s.expr && f_.returnsFloating()) {
         if (s.expr->kind == ExprKind::Call && m_.find(s.expr->text)) callAdjoint(*s.expr, seed_, out);

@@ -75,6 +75,10 @@ std::vector<Function> differentiate(const Module& prepared, const Request& entry
   for (Request r; q.next(r);) {
     const Function& g = *prepared.find(r.function);
     out.push_back(mode == Mode::Forward ? forwardFunction(prepared, g, r, q) : reverseFunction(prepared, g, r, q));
+    // A kernel's derivatives are kernels, a device function's are device functions.
+    out.back().kernel = g.kernel;
+    out.back().device = g.device;
+    out.back().host = g.host;
   }
   return out;
 }

@@ -96,6 +96,7 @@ class TangentBuilder {
   }
 
   ExprPtr callTangent(const Expr& c) {
+    if (rules::isWarpShuffle(c.text)) return rules::shuffleTangent(c, tangent(c.operands[1]));
     if (const Rule* rule = m_.rule(c.text)) {
       ExprPtr sum = number(0, c.type);
       for (size_t i = 0; i < c.operands.size(); ++i) {
@@ -187,6 +188,7 @@ class TangentBuilder {
     StmtPtr t;
     if (s->op == "=" || s->op == "+=" || s->op == "-=") {
       t = assign(dot, s->op, d);
+      t->atomic = s->atomic;  // atomicAdd(&y, e): atomicAdd(&y_dot, e')
     } else {
       // (v * e)' = v' e + v e';  (v / e)' = (v' e - v e') / e^2, both from the values before the update.
       ExprPtr product = binary(s->op.substr(0, 1), s->lhs, s->expr);

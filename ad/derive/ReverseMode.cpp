@@ -46,6 +46,7 @@ class ReverseBuilder {
   std::vector<const Stmt*> replayedLoops_;     // loops whose recorded trip count the reverse replays
   std::set<const Stmt*> untapedBranches_;      // ifs whose reverse is empty
   std::map<const Stmt*, std::string> loopNames_;
+  std::map<const Stmt*, std::pair<std::string, Type>> saved_;  // values saved in locals instead of tapes
   std::vector<StmtPtr> hoisted_;               // nested declarations the reverse sweep reads
   unsigned enclosingLine_ = 0;
   unsigned lastCommentLine_ = 0;  // statements of one forward line share its comment
@@ -62,6 +63,7 @@ class ReverseBuilder {
     if (s.kind == StmtKind::For && analysis::asCountedLoop(s, loop)) {
       auto names = analysis::readVariables(loop.first);
       names.merge(analysis::readVariables(loop.bound));
+      names.merge(analysis::readVariables(loop.step));
       return names;
     }
     if (isLoop(s.kind)) return {};
@@ -125,7 +127,24 @@ class ReverseBuilder {
 
   StmtPtr restore(const Stmt& s) {
     ExprPtr target = s.kind == StmtKind::Decl ? var(s.name, s.type) : s.lhs;
+    if (usesSavedValue(s)) return assign(target, "=", var(savedName(s), target->type.element()));
     return assign(target, "=", pop(tapeFor(rootName(*target), target->type), target->type));
+  }
+
+  // Device code has no tapes: an assignment that runs at most once per call saves the value it
+  // overwrites in a local instead.
+  bool usesSavedValue(const Stmt& s) const {
+    return (f_.kernel || f_.device) && s.kind == StmtKind::Assign && !plan_.inLoop.count(&s);
+  }
+
+  std::string savedName(const Stmt& s) {
+    auto it = saved_.find(&s);
+    if (it != saved_.end()) return it->second.first;
+    std::string name = rootName(*s.lhs) + "_before_L" + std::to_string(s.loc.line);
+    for (int k = 2; std::any_of(saved_.begin(), saved_.end(), [&](auto& p) { return p.second.first == name; }); ++k)
+      name = rootName(*s.lhs) + "_before_L" + std::to_string(s.loc.line) + "_" + std::to_string(k);
+    saved_[&s] = {name, s.lhs->type.element()};
+    return name;
   }
 
   void reverseIf(const Stmt& s, StmtList& out) {
@@ -167,10 +186,16 @@ class ReverseBuilder {
     if (body.empty()) return;
     ExprPtr i = var(loop.counter, loop.counterType);
     ExprPtr one = number(1, loop.counterType);
-    ExprPtr start = loop.inclusive ? loop.bound : (loop.increasing ? sub(loop.bound, one) : add(loop.bound, one));
+    ExprPtr last = loop.inclusive ? loop.bound : (loop.increasing ? sub(loop.bound, one) : add(loop.bound, one));
     ExprPtr cond = binary(loop.increasing ? ">=" : "<=", i, loop.first);
-    StmtPtr step = assign(i, loop.increasing ? "-=" : "+=", one);
-    out.push_back(forStmt(decl(loop.counter, loop.counterType, start), cond, step, body));
+    if (!loop.step) {
+      out.push_back(forStmt(decl(loop.counter, loop.counterType, last), cond, assign(i, loop.increasing ? "-=" : "+=", one), body));
+      return;
+    }
+    // i = a, a + s, ... while i < b: the last value is a + (b - 1 - a) / s * s, when the loop runs at all.
+    ExprPtr start = add(loop.first, mul(div(sub(last, loop.first), loop.step), loop.step));
+    StmtPtr reversed = forStmt(decl(loop.counter, loop.counterType, start), cond, assign(i, "-=", loop.step), body);
+    out.push_back(ifStmt(binary(loop.inclusive ? "<=" : "<", loop.first, loop.bound), {reversed}));
   }
 
   void reverseLoop(const Stmt& s, StmtList& out) {
@@ -197,7 +222,8 @@ class ReverseBuilder {
       case StmtKind::Return: return;  // the forward sweep runs on into the reverse sweep
       case StmtKind::Decl: forwardDecl(s, nested, out); return;
       case StmtKind::Assign:
-        if (plan_.restored.count(s.get())) out.push_back(push(tapeFor(rootName(*s->lhs), s->lhs->type), s->lhs));
+        if (plan_.restored.count(s.get()) && usesSavedValue(*s)) out.push_back(at(assign(var(savedName(*s), s->lhs->type.element()), "=", s->lhs), s->loc));
+        else if (plan_.restored.count(s.get())) out.push_back(push(tapeFor(rootName(*s->lhs), s->lhs->type), s->lhs));
         out.push_back(s);
         return;
       case StmtKind::If: {
@@ -265,10 +291,16 @@ class ReverseBuilder {
     g.loc = f_.loc;
     if (!r_.entry && f_.returnsFloating()) g.params.push_back(Param{"result_bar", f_.returnType.element()});
     for (const Param* p : differentiatedParams(f_, r_.wrt)) g.params.push_back(Param{p->name + "_bar", p->type.element().pointerTo(false)});
+    if ((f_.kernel || f_.device) && !tapes_.empty())
+      throw Diagnostic(f_.loc, "the reverse of '" + f_.name + "' would record values on a tape ('" + tapes_.begin()->first +
+                                   "'), which device code cannot grow",
+                       "in kernels, avoid overwriting values the gradient needs inside loops and data-dependent branches: "
+                       "declare a new local instead of reassigning one");
     StmtList setup;
     for (const auto& [name, type] : tapes_)
       setup.push_back(decl(name, Type::opaque("std::vector<" + type.scalarSpelling() + ">"), nullptr));
     for (const StmtPtr& h : hoisted_) setup.push_back(decl(h->name, h->type, h->type.arraySize > 0 ? nullptr : number(0, h->type)));
+    for (const auto& [stmt, saved] : saved_) setup.push_back(decl(saved.first, saved.second, number(0, saved.second)));
     for (const Stmt* loop : replayedLoops_) setup.push_back(decl(loopNames_[loop], kInt, number(0, kInt)));
     if (!setup.empty()) setup.front()->comment = "recorded by the forward sweep for the reverse sweep";
     if (!forward.empty()) forward.front()->comment = join("forward sweep", forward.front()->comment);

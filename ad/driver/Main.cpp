@@ -49,6 +49,10 @@ cl::opt<std::string> depfile("depfile", cl::desc("Also write a Make-style depfil
                              cl::value_desc("file"), cl::cat(category));
 cl::opt<bool> lineDirectives("line-directives", cl::desc("Emit #line directives mapping the generated statements to the forward source lines"),
                              cl::cat(category));
+cl::opt<bool> deterministic("deterministic",
+                            cl::desc("Kernels: bitwise-reproducible gradients, with no floating-point atomics (per-block partial sums "
+                                     "added in a fixed order; an error where an adjoint would need an atomic)"),
+                            cl::cat(category));
 
 const char* kOverview =
     "adjoint: source-to-source automatic differentiation for C++\n\n"
@@ -62,7 +66,7 @@ const char* kOverview =
     "         runs it: finite differences and the dot-product test on random inputs; exits nonzero\n"
     "         when a check fails\n\n"
     "Run `adjoint grad --help` for the options. Besides those, --print-after=<stage> prints the IR\n"
-    "after a stage (parse, prepare, differentiate, simplify, emit, or all), and --time-passes prints the time\n"
+    "after a stage (parse, prepare, differentiate, simplify, parallelize, emit, or all), and --time-passes prints the time\n"
     "each stage took.\n";
 
 // `path` with its extension (if any) replaced by `extension`: model.cpp -> model.grad.cpp.
@@ -72,7 +76,10 @@ std::string withExtension(const std::string& path, const char* extension) {
   return p.str().str();
 }
 
-std::string defaultOutput(const std::string& input, bool jvp) { return withExtension(input, jvp ? "jvp.cpp" : "grad.cpp"); }
+std::string defaultOutput(const std::string& input, bool jvp) {
+  bool cuda = llvm::StringRef(input).ends_with(".cu");
+  return withExtension(input, jvp ? (cuda ? "jvp.cu" : "jvp.cpp") : (cuda ? "grad.cu" : "grad.cpp"));
+}
 std::string headerPath(const std::string& source) { return withExtension(source, "h"); }
 std::string baseName(const std::string& path) { return llvm::sys::path::filename(path).str(); }
 
@@ -172,6 +179,7 @@ int main(int argc, char** argv) {
   o.mode = mode == "jvp" ? adjoint::derive::Mode::Forward : adjoint::derive::Mode::Reverse;
   o.printAfter = printAfter;
   o.timePasses = timePasses;
+  o.deterministic = deterministic;
   std::string out = outputPath.empty() ? defaultOutput(inputPath, mode == "jvp") : std::string(outputPath);
   o.emit.headerName = baseName(headerPath(out));
   o.emit.command = commandLine(mode);

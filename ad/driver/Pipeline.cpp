@@ -49,6 +49,7 @@ ir::Module prepare(const ir::Module& original) {
   for (ir::Function& f : m.functions) {
     f.body = ir::clone(f.body);
     transforms::uniqueLocalNames(f);
+    transforms::countHalvingLoops(f);
     transforms::extractCalls(f, m);
     transforms::structureJumps(f);
     transforms::uniqueLocalNames(f);
@@ -90,7 +91,7 @@ void checkDifferentiable(const ir::Function& f, const std::set<std::string>& wrt
 }  // namespace
 
 const std::vector<std::string>& stageNames() {
-  static const std::vector<std::string> names{"parse", "prepare", "differentiate", "simplify", "emit"};
+  static const std::vector<std::string> names{"parse", "prepare", "differentiate", "simplify", "parallelize", "emit"};
   return names;
 }
 
@@ -99,6 +100,7 @@ namespace {
 void simplifyAll(std::vector<ir::Function>& derivatives, const ir::Module& prepared) {
   for (ir::Function& d : derivatives) {
     d.body = ir::clone(d.body);  // the passes below edit statements the module shares
+    if (d.kernel) transforms::dropOutputStores(d, *prepared.find(d.primal));
     transforms::simplify(d);
     transforms::removeDeadCode(d, &prepared);
     transforms::shareCommonCalls(d);
@@ -142,6 +144,13 @@ std::optional<PipelineResult> runStages(const ir::Module& original, const Pipeli
       return 0;
     });
     stages.dump("simplify", printFunctions(result.derivatives));
+    if (o.mode == derive::Mode::Reverse)
+      stages.run("parallelize", [&] {
+        for (ir::Function& d : result.derivatives)
+          if (d.kernel || d.device) transforms::parallelizeAdjoints(d, o.deterministic);
+        return 0;
+      });
+    stages.dump("parallelize", printFunctions(result.derivatives));
   } catch (const ir::Diagnostic& d) {
     printDiagnostic(original, d);
     return std::nullopt;

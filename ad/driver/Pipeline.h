@@ -22,6 +22,7 @@ struct PipelineOptions {
   derive::Mode mode = derive::Mode::Reverse;
   std::string printAfter;  // stage name, or "all"
   bool timePasses = false;
+  bool deterministic = false;  // kernels: no floating-point atomics in gradients
   codegen::EmitOptions emit;
 };
 

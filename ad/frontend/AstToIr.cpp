@@ -14,6 +14,7 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
 
+#include "ad/frontend/Cuda.h"
 #include "ad/frontend/Diagnostics.h"
 #include <clang/AST/Attr.h>
 
@@ -65,6 +66,8 @@ class Converter {
   ir::StmtList convertBody(const Stmt* s);
   void convertStmt(const Stmt* s, ir::StmtList& out);
   ir::StmtPtr convertAssignment(const Expr* e);
+  ir::StmtPtr convertAtomicAdd(const CallExpr* call);
+  ir::ExprPtr convertAddress(const Expr* e);
   void convertDecl(const VarDecl* vd, ir::StmtList& out);
   ir::ExprPtr convertExpr(const Expr* e);
   ir::ExprPtr convertCall(const CallExpr* call);
@@ -264,7 +267,7 @@ void Converter::declareExternal(const FunctionDecl* fd, const std::string& name)
 ir::ExprPtr Converter::ruleCall(const FunctionDecl* fd, const std::string& spelled, const std::string& key,
                                 std::vector<ir::ExprPtr> args, const ir::Type& type) {
   module_.rules[spelled] = rules_.at(key);
-  if (spelled.rfind("std::", 0) != 0) declareExternal(fd, spelled);
+  if (!sm_.isInSystemHeader(fd->getLocation())) declareExternal(fd, spelled);
   return ir::call(spelled, std::move(args), type);
 }
 
@@ -321,6 +324,7 @@ ir::Function Converter::convertFunction(const FunctionDecl* fd) {
   f.name = fd->getNameAsString();
   f.loc = loc(fd->getLocation());
   f.nondifferentiable = markedNondifferentiable(fd);
+  cuda::setExecutionSpace(fd, f);
   if (isa<CXXMethodDecl>(fd))
     fail(fd->getSourceRange(), "member function '" + fd->getQualifiedNameAsString() + "' cannot be differentiated",
          "write it as a free function taking the object's fields as parameters");
@@ -354,7 +358,13 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
     fail(vd->getSourceRange(), "lambdas are not supported in differentiated code", "write the lambda as a function of its own");
     return;
   }
-  if (vd->isStaticLocal() || vd->hasExternalStorage()) {
+  bool shared = cuda::isShared(vd);
+  if (shared && (vd->hasExternalStorage() || !ctx_.getAsConstantArrayType(vd->getType()))) {
+    fail(vd->getSourceRange(), "this __shared__ variable is not supported",
+         "declare shared memory as a fixed-size __shared__ array (a one-element array for a scalar)");
+    return;
+  }
+  if (!shared && (vd->isStaticLocal() || vd->hasExternalStorage())) {
     fail(vd->getSourceRange(), "static or extern local variable '" + vd->getNameAsString() + "' is not supported",
          "state that outlives a call cannot be differentiated; pass it as a parameter");
     return;
@@ -366,6 +376,7 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
          "read the fields of struct parameters directly, or keep them in scalar locals");
     return;
   }
+  t->shared = shared;
   auto s = ir::at(ir::decl(vd->getNameAsString(), *t, nullptr), loc(vd->getBeginLoc()));
   if (const Expr* init = vd->getInit()) {
     if (const auto* list = dyn_cast<InitListExpr>(init->IgnoreImplicit())) {
@@ -381,10 +392,33 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
   out.push_back(s);
 }
 
+// `atomicAdd(&x[i], v);` is `x[i] += v` done atomically: differentiated as that statement.
+ir::StmtPtr Converter::convertAtomicAdd(const CallExpr* call) {
+  ir::ExprPtr target = call->getNumArgs() == 2 ? convertAddress(call->getArg(0)) : nullptr;
+  if (!target) {
+    fail(call->getSourceRange(), "this atomicAdd is not supported", "add into an array element: atomicAdd(&x[i], v) or atomicAdd(x, v)");
+    return nullptr;
+  }
+  ir::StmtPtr s = ir::at(ir::assign(target, "+=", convertExpr(call->getArg(1))), loc(call->getBeginLoc()));
+  s->atomic = true;
+  return s;
+}
+
+// The element a pointer expression addresses: p is p[0], &p[i] and p + i are p[i].
+ir::ExprPtr Converter::convertAddress(const Expr* e) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf && isa<ArraySubscriptExpr>(u->getSubExpr()->IgnoreParens()))
+    return convertExpr(u->getSubExpr());
+  if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->getOpcode() == BO_Add && b->getLHS()->getType()->isPointerType())
+    return ir::index(convertExpr(b->getLHS()), convertExpr(b->getRHS()));
+  if (isa<DeclRefExpr>(e) && e->getType()->isPointerType()) return ir::index(convertExpr(e), ir::number(0, ir::Type::integer()));
+  return nullptr;
+}
+
 ir::StmtPtr Converter::convertAssignment(const Expr* e) {
   e = e->IgnoreParens();
   if (const auto* b = dyn_cast<BinaryOperator>(e)) {
-    static const std::set<std::string> ops{"=", "+=", "-=", "*=", "/="};
+    static const std::set<std::string> ops{"=", "+=", "-=", "*=", "/=", "<<=", ">>=", "&=", "|=", "^="};
     std::string op = b->getOpcodeStr().str();
     if (!ops.count(op)) {
       fail(b->getSourceRange(), "operator '" + op + "' is not supported", "write the operation out with = ");
@@ -447,6 +481,9 @@ void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
   } else if (const auto* e = dyn_cast<Expr>(s)) {
     if (ir::StmtPtr a = convertAssignment(e)) {
       out.push_back(a);
+    } else if (const auto* call = dyn_cast<CallExpr>(e->IgnoreImplicit());
+               call && call->getDirectCallee() && call->getDirectCallee()->getName() == "atomicAdd") {
+      if (ir::StmtPtr a = convertAtomicAdd(call)) out.push_back(a);
     } else if (isa<CallExpr>(e->IgnoreImplicit())) {
       out.push_back(ir::at(ir::eval(convertExpr(e)), loc(e->getBeginLoc())));
     } else if (!isa<BinaryOperator>(e->IgnoreParens())) {
@@ -486,13 +523,19 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
     return placeholder();
   }
   e = e->IgnoreParens();
+  if (isa<PseudoObjectExpr>(e) || isa<DeclRefExpr>(e))
+    if (std::string builtin = cuda::builtinVariable(e); !builtin.empty())
+      return ir::var(builtin, builtin == "warpSize" ? ir::Type::integer() : ir::Type::integer("unsigned int", true));
   if (const auto* c = dyn_cast<CastExpr>(e)) return convertCast(c);
   if (const auto* f = dyn_cast<FloatingLiteral>(e)) {
     auto t = convertType(f->getType(), f->getSourceRange());
     return t ? ir::number(f->getValueAsApproximateDouble(), *t) : placeholder();
   }
-  if (const auto* i = dyn_cast<IntegerLiteral>(e))
+  if (const auto* i = dyn_cast<IntegerLiteral>(e)) {
+    if (i->getType()->isUnsignedIntegerType())  // 0xffffffffu: the full warp's mask
+      return ir::number(static_cast<double>(i->getValue().getZExtValue()), ir::Type::integer("unsigned int", true));
     return ir::number(static_cast<double>(i->getValue().getSExtValue()), ir::Type::integer());
+  }
   if (const auto* b = dyn_cast<CXXBoolLiteralExpr>(e)) return ir::boolean(b->getValue());
   if (const auto* ref = dyn_cast<DeclRefExpr>(e)) return convertDeclRef(ref);
   if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) return ir::index(convertExpr(sub->getBase()), convertExpr(sub->getIdx()));
@@ -513,6 +556,7 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
     return ir::member(convertExpr(me->getBase()), me->getMemberDecl()->getNameAsString());
   }
   if (const auto* w = dyn_cast<ExprWithCleanups>(e)) return convertExpr(w->getSubExpr());
+  if (const auto* d = dyn_cast<CXXDefaultArgExpr>(e)) return convertExpr(d->getExpr());
   if (isa<CXXThrowExpr>(e)) return unsupportedExpr(e, "exceptions are not supported in differentiated code", "report errors through return values");
   if (isa<LambdaExpr>(e)) return unsupportedExpr(e, "lambdas are not supported in differentiated code", "write the lambda as a function of its own");
   return unsupportedExpr(e, std::string("expression of kind '") + e->getStmtClassName() + "' is not supported", "");
@@ -561,6 +605,7 @@ ir::ExprPtr Converter::convertDeclRef(const DeclRefExpr* ref) {
   auto t = convertType(vd->getType(), ref->getSourceRange());
   if (!t) return placeholder();
   if (t->arraySize > 0 && isa<ParmVarDecl>(vd)) *t = t->element().pointerTo(false);
+  t->shared = cuda::isShared(vd);
   return ir::var(vd->getNameAsString(), *t);
 }
 
@@ -587,7 +632,8 @@ ir::ExprPtr Converter::convertBinary(const BinaryOperator* b) {
   std::string op = b->getOpcodeStr().str();
   if (b->isAssignmentOp() || b->isCompoundAssignmentOp())
     return unsupportedExpr(b, "assignment inside an expression is not supported", "write the assignment as a statement of its own");
-  static const std::set<std::string> ops{"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
+  static const std::set<std::string> ops{"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||",
+                                         "<<", ">>", "&", "|", "^"};  // the bit operators: integers only
   if (!ops.count(op)) return unsupportedExpr(b, "operator '" + op + "' is not supported", "");
   ir::ExprPtr lhs = convertExpr(b->getLHS()), rhs = convertExpr(b->getRHS());
   return ir::binary(op, lhs, rhs);
@@ -601,6 +647,10 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   auto type = convertType(call->getType(), call->getSourceRange(), /*allowVoid=*/true);
   if (!type) return placeholder();
   std::string name = fd->getQualifiedNameAsString();
+  if (cuda::isKeptCall(name)) return ir::call(name, args, *type);
+  if (llvm::StringRef(name).starts_with("atomic"))
+    return unsupportedExpr(call, name == "atomicAdd" ? "the value atomicAdd returns is not supported" : "'" + name + "' cannot be differentiated",
+                           name == "atomicAdd" ? "call atomicAdd as a statement of its own" : "accumulate with atomicAdd, or compute without atomics");
   bool floatingResult = type->isFloating();
   // std::abs, std::min and std::max on floating values are fabs, fmin and fmax.
   if (floatingResult && (name == "std::abs" || name == "abs")) name = "fabs";
@@ -609,15 +659,20 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   std::string base = name.rfind("std::", 0) == 0 ? name.substr(5) : name;
   if (sm_.isInSystemHeader(fd->getLocation())) {
     // The math library: sin, std::sin and sinf all use the rules of sin.
-    if (rules_.count(base)) return ruleCall(fd, "std::" + base, base, args, *type);
+    if (rules_.count(base)) return ruleCall(fd, cuda::isIntrinsic(base) ? base : "std::" + base, base, args, *type);
     std::string single = base.size() > 1 && base.back() == 'f' ? base.substr(0, base.size() - 1) : "";
     if (!single.empty() && rules_.count(single)) return ruleCall(fd, "std::" + single, single, args, *type);
+    // Integer helpers of the system headers (CUDA's min and max on ints, say) are constants.
+    if (!floatingResult && type->scalar != ir::Scalar::Void) return ir::call(name, args, *type);
   } else if (rules_.count(fd->getNameAsString()) && fd->getDeclContext()->isFileContext()) {
     return ruleCall(fd, fd->getNameAsString(), fd->getNameAsString(), args, *type);
   }
   const FunctionDecl* def = fd->getDefinition();
   if (markedNondifferentiable(fd)) {
-    declareExternal(fd, fd->getNameAsString());
+    // Device code cannot call a function of another translation unit (without relocatable
+    // device code): the generated code gets a copy of a nondifferentiable device function.
+    if (def && def->doesThisDeclarationHaveABody() && def->hasAttr<CUDADeviceAttr>()) enqueue(def);
+    else declareExternal(fd, fd->getNameAsString());
     return ir::call(fd->getNameAsString(), args, *type);
   }
   if (!def || !def->doesThisDeclarationHaveABody())

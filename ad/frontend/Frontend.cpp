@@ -8,9 +8,14 @@
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <cstdlib>
+
 #include "ad/frontend/AstToIr.h"
 #include "BuiltinHeaders.inc"
 
+#ifndef ADJOINT_CUDA_PATH
+#error "ADJOINT_CUDA_PATH must name the CUDA toolkit's root"
+#endif
 #ifndef ADJOINT_CLANG_RESOURCE_DIR
 #error "ADJOINT_CLANG_RESOURCE_DIR must name Clang's resource directory"
 #endif
@@ -18,6 +23,20 @@
 namespace adjoint::frontend {
 
 namespace {
+
+bool isCudaSource(const ParseRequest& request) {
+  llvm::StringRef path(request.sourcePath);
+  return path.ends_with(".cu") || path.ends_with(".cuh");
+}
+
+// A .cu file is parsed as CUDA for the host, with the real toolkit headers: kernels' bodies are
+// parsed all the same, and nothing needs a GPU or libdevice.
+std::vector<std::string> cudaArguments() {
+  const char* env = std::getenv("CUDA_PATH");
+  std::string root = env && *env ? env : ADJOINT_CUDA_PATH;
+  return {"-x", "cuda", "--cuda-host-only", "--cuda-path=" + root, "-nocudalib", "--cuda-gpu-arch=sm_90",
+          "-Wno-unknown-cuda-version"};
+}
 
 // Converts the AST once it is complete and free of errors.
 class ConvertConsumer : public clang::ASTConsumer {
@@ -78,6 +97,8 @@ std::optional<ir::Module> parse(const ParseRequest& request) {
   tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
       {"-resource-dir", ADJOINT_CLANG_RESOURCE_DIR, "-idirafter", kBuiltinIncludeDir, "-include", kBuiltinRulesPath},
       clang::tooling::ArgumentInsertPosition::END));
+  if (isCudaSource(request))
+    tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(cudaArguments(), clang::tooling::ArgumentInsertPosition::BEGIN));
   tool.setPrintErrorMessage(false);
   std::optional<ir::Module> module;
   ConvertActionFactory factory(request, module);

@@ -26,6 +26,12 @@ Type arithmeticType(const Type& a, const Type& b) {
 }
 
 std::string spellNumber(double value, const Type& type) {
+  if (type.scalar == Scalar::Int && type.isUnsigned && value >= 65536) {  // masks read best in hex: 0xffffffffu
+    char hex[24];
+    std::snprintf(hex, sizeof hex, "0x%llxu", static_cast<unsigned long long>(value));
+    return hex;
+  }
+  if (type.scalar == Scalar::Int && type.isUnsigned) return std::to_string(static_cast<unsigned long long>(value)) + "u";
   if (type.scalar == Scalar::Int) return std::to_string(static_cast<long long>(value));
   // The shortest spelling that reads back as the same value: 0.9, not 0.90000000000000002.
   char buf[40];

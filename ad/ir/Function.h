@@ -23,8 +23,16 @@ struct Function {
   SourceLoc loc;
   bool internal = false;  // emitted with internal linkage (helpers of the generated TU)
   bool nondifferentiable = false;  // marked by the user: calls to it are constants
+  bool kernel = false;  // a CUDA __global__ function
+  bool device = false;  // a CUDA __device__ function (also __host__ when `host`)
+  bool host = true;
   std::string doc;        // printed above the definition
   std::string primal;     // for a derivative: the function it differentiates
+  // A kernel's adjoints summed per block (slot k: blockSums[k] receives them); see
+  // transforms/ParallelAdjoints.cpp.
+  std::vector<ExprPtr> blockSums;
+  // A kernel whose plain += of adjoints relies on threads differing in threadIdx.x alone.
+  bool needsOneDimensionalLaunch = false;
 
   const Param* param(const std::string& n) const;
   bool returnsFloating() const { return returnType.isFloating(); }

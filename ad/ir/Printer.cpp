@@ -7,19 +7,24 @@ namespace adjoint::ir {
 namespace {
 
 // C++ precedence, higher binds tighter.
+constexpr int kUnary = 12, kPrimary = 13;
 int precedence(const Expr& e) {
   switch (e.kind) {
     case ExprKind::Select: return 1;
     case ExprKind::Binary:
       if (e.text == "||") return 2;
       if (e.text == "&&") return 3;
-      if (e.text == "==" || e.text == "!=") return 4;
-      if (isComparison(e.text)) return 5;
-      if (e.text == "+" || e.text == "-") return 6;
-      return 7;  // * / %
+      if (e.text == "|") return 4;
+      if (e.text == "^") return 5;
+      if (e.text == "&") return 6;
+      if (e.text == "==" || e.text == "!=") return 7;
+      if (isComparison(e.text)) return 8;
+      if (e.text == "<<" || e.text == ">>") return 9;
+      if (e.text == "+" || e.text == "-") return 10;
+      return 11;  // * / %
     case ExprKind::Unary:
-    case ExprKind::Cast: return 8;
-    default: return 9;
+    case ExprKind::Cast: return kUnary;
+    default: return kPrimary;
   }
 }
 
@@ -36,12 +41,15 @@ std::string print(const Expr& e) {
       return e.value < 0 ? "(" + e.text + ")" : e.text;
     case ExprKind::Bool:
     case ExprKind::Var: return e.text;
-    case ExprKind::Index: return wrap(*e.operands[0], 9) + "[" + print(*e.operands[1]) + "]";
-    case ExprKind::Unary: return e.text + wrap(*e.operands[0], 8);
+    case ExprKind::Index: return wrap(*e.operands[0], kPrimary) + "[" + print(*e.operands[1]) + "]";
+    case ExprKind::Unary: return e.text + wrap(*e.operands[0], kUnary);
     case ExprKind::Binary: {
       int p = precedence(e);
+      // Compilers ask for parentheses around arithmetic inside bit operators and shifts.
+      bool bits = p >= 4 && p <= 9 && p != 7 && p != 8;
+      int left = bits ? kUnary : p, right = bits ? kUnary : p + 1;
       // Left-associative: the right operand needs parentheses at equal precedence.
-      return wrap(*e.operands[0], p) + " " + e.text + " " + wrap(*e.operands[1], p + 1);
+      return wrap(*e.operands[0], left) + " " + e.text + " " + wrap(*e.operands[1], right);
     }
     case ExprKind::Call: {
       std::string s = e.text + "(";
@@ -51,7 +59,7 @@ std::string print(const Expr& e) {
     case ExprKind::Select:
       return wrap(*e.operands[0], 2) + " ? " + wrap(*e.operands[1], 2) + " : " + wrap(*e.operands[2], 1);
     case ExprKind::Cast: return "static_cast<" + e.type.scalarSpelling() + ">(" + print(*e.operands[0]) + ")";
-    case ExprKind::Member: return wrap(*e.operands[0], 9) + (e.operands[0]->type.pointer ? "->" : ".") + e.text;
+    case ExprKind::Member: return wrap(*e.operands[0], kPrimary) + (e.operands[0]->type.pointer ? "->" : ".") + e.text;
   }
   return "?";
 }
@@ -81,9 +89,10 @@ class StmtPrinter {
   void line(int indent, const std::string& text) { out_ << std::string(2 * indent, ' ') << text << "\n"; }
 
   static std::string declText(const Stmt& s) {
-    std::string t = s.type.paramSpelling() + " " + s.name;
+    std::string t = (s.type.shared ? "__shared__ " : "") + s.type.paramSpelling() + " " + s.name;
     if (s.type.arraySize > 0) {
       t += "[" + std::to_string(s.type.arraySize) + "]";
+      if (s.type.shared) return t;  // shared memory takes no initializer
       t += " = {";
       for (size_t i = 0; i < s.args.size(); ++i) t += (i ? ", " : "") + print(*s.args[i]);
       t += "}";
@@ -93,6 +102,7 @@ class StmtPrinter {
   }
 
   static std::string assignText(const Stmt& s) {
+    if (s.atomic) return "atomicAdd(&" + print(*s.lhs) + ", " + print(*s.expr) + ")";
     if (s.expr->kind == ExprKind::Number && s.expr->value == 1 && s.lhs->type.scalar == Scalar::Int) {
       if (s.op == "+=") return "++" + print(*s.lhs);
       if (s.op == "-=") return "--" + print(*s.lhs);
@@ -152,7 +162,8 @@ std::string print(const StmtList& body, int indent, const PrintOptions& options)
 }
 
 std::string printSignature(const Function& f) {
-  std::string s = (f.internal ? "static " : "") + f.returnType.paramSpelling() + " " + f.name + "(";
+  std::string target = f.kernel ? "__global__ " : f.device ? (f.host ? "__host__ __device__ " : "__device__ ") : "";
+  std::string s = (f.internal ? "static " : "") + target + f.returnType.paramSpelling() + " " + f.name + "(";
   for (size_t i = 0; i < f.params.size(); ++i)
     s += (i ? ", " : "") + f.params[i].type.paramSpelling() + " " + f.params[i].name;
   return s + ")";

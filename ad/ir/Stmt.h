@@ -42,6 +42,7 @@ struct Stmt {
   Type type;         // Decl
   ExprPtr lhs;       // Assign
   std::string op;    // Assign
+  bool atomic = false;  // Assign: atomicAdd(&lhs, expr) (op +=) in a CUDA kernel
   ExprPtr expr;      // Decl init, Assign rhs, Eval, If/loop condition, Return value
   std::vector<ExprPtr> args;  // Decl of an array: its initializer list
   StmtList body;

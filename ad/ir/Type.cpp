@@ -30,7 +30,7 @@ bool StructInfo::hasFloatingField() const {
 
 bool operator==(const Type& a, const Type& b) {
   return a.scalar == b.scalar && a.pointer == b.pointer && a.constPointee == b.constPointee &&
-         a.arraySize == b.arraySize && a.spelled == b.spelled && a.constRef == b.constRef;
+         a.arraySize == b.arraySize && a.spelled == b.spelled && a.constRef == b.constRef && a.shared == b.shared;
 }
 
 }  // namespace adjoint::ir

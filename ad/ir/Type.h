@@ -30,14 +30,15 @@ struct Type {
   std::shared_ptr<const StructInfo> record;  // the fields of a struct
   bool constRef = false;      // a struct parameter passed as const S&
   bool isUnsigned = false;    // an unsigned integer type
+  bool shared = false;        // a __shared__ array of a CUDA block
 
-  static Type of(Scalar s) { return Type{s, false, false, 0, {}, nullptr, false, false}; }
+  static Type of(Scalar s) { return Type{s, false, false, 0, {}, nullptr, false, false, false}; }
   static Type integer(std::string spelling = "int", bool isUnsigned = false) {
-    return Type{Scalar::Int, false, false, 0, std::move(spelling), nullptr, false, isUnsigned};
+    return Type{Scalar::Int, false, false, 0, std::move(spelling), nullptr, false, isUnsigned, false};
   }
-  static Type opaque(std::string spelling) { return Type{Scalar::Opaque, false, false, 0, std::move(spelling), nullptr, false, false}; }
+  static Type opaque(std::string spelling) { return Type{Scalar::Opaque, false, false, 0, std::move(spelling), nullptr, false, false, false}; }
   static Type structure(std::shared_ptr<const StructInfo> info) {
-    return Type{Scalar::Struct, false, false, 0, info->name, info, false, false};
+    return Type{Scalar::Struct, false, false, 0, info->name, info, false, false, false};
   }
 
   bool isFloating() const { return scalar == Scalar::Float || scalar == Scalar::Double; }
@@ -46,8 +47,8 @@ struct Type {
   bool isDifferentiable() const { return isFloating() || (isStruct() && record->hasFloatingField()); }
   bool isIndexed() const { return pointer || arraySize > 0; }
   // The type of one element (for pointers and arrays) or the type itself.
-  Type element() const { return Type{scalar, false, false, 0, spelled, record, false, isUnsigned}; }
-  Type pointerTo(bool isConst) const { return Type{scalar, true, isConst, 0, spelled, record, false, isUnsigned}; }
+  Type element() const { return Type{scalar, false, false, 0, spelled, record, false, isUnsigned, false}; }
+  Type pointerTo(bool isConst) const { return Type{scalar, true, isConst, 0, spelled, record, false, isUnsigned, false}; }
 
   // The element's spelling in C++: "double", "float", "int", ...
   std::string scalarSpelling() const;

@@ -61,4 +61,20 @@ ExprPtr callPartial(const Rule& rule, const Expr& c, size_t i) {
   return instantiate(rule.partials[i], args, c.type.element());
 }
 
+bool isWarpShuffle(const std::string& callee) {
+  return callee == "__shfl_sync" || callee == "__shfl_xor_sync" || callee == "__shfl_down_sync" || callee == "__shfl_up_sync";
+}
+
+ExprPtr shuffleAdjoint(const Expr& shuffle, const ExprPtr& adj) {
+  std::vector<ExprPtr> args = shuffle.operands;
+  args[1] = adj;
+  return call("adjoint::" + shuffle.text.substr(2) + "_adjoint", args, adj->type);
+}
+
+ExprPtr shuffleTangent(const Expr& shuffle, const ExprPtr& dot) {
+  std::vector<ExprPtr> args = shuffle.operands;
+  args[1] = dot;
+  return call(shuffle.text, args, shuffle.type);
+}
+
 }  // namespace adjoint::rules

@@ -95,3 +95,33 @@ inline double round_dx([[maybe_unused]] double x) { return 0; }
 inline double trunc_dx([[maybe_unused]] double x) { return 0; }
 
 }  // namespace adjoint::rules
+
+// CUDA's intrinsics and device-only math (parsed only for CUDA sources). The fast
+// approximations get the derivative of the function they approximate, evaluated with the same
+// intrinsics.
+#ifdef __CUDA__
+namespace adjoint::rules {
+
+// d/dx __expf x = __expf x
+__host__ __device__ inline float __expf_dx(float x) { return __expf(x); }
+// d/dx __logf x = 1 / x
+__host__ __device__ inline float __logf_dx(float x) { return 1 / x; }
+// d/dx __sinf x = __cosf x
+__host__ __device__ inline float __sinf_dx(float x) { return __cosf(x); }
+// d/dx __cosf x = -__sinf x
+__host__ __device__ inline float __cosf_dx(float x) { return -__sinf(x); }
+// d/dx __powf(x, y) = y __powf(x, y - 1)
+__host__ __device__ inline float __powf_dx(float x, float y) { return y * __powf(x, y - 1); }
+// d/dy __powf(x, y) = __powf(x, y) __logf x
+__host__ __device__ inline float __powf_dy(float x, float y) { return __powf(x, y) * __logf(x); }
+// d/dx __fdividef(x, y) = 1 / y
+__host__ __device__ inline float __fdividef_dx([[maybe_unused]] float x, float y) { return __fdividef(1, y); }
+// d/dy __fdividef(x, y) = -x / y^2
+__host__ __device__ inline float __fdividef_dy(float x, float y) { return -__fdividef(x, y * y); }
+// d/dx rsqrt x = -rsqrt(x) / (2 x)
+__host__ __device__ inline double rsqrt_dx(double x) { return -rsqrt(x) / (2 * x); }
+// d/dx rsqrtf x = -rsqrtf(x) / (2 x)
+__host__ __device__ inline float rsqrtf_dx(float x) { return -rsqrtf(x) / (2 * x); }
+
+}  // namespace adjoint::rules
+#endif

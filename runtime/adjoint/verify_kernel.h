@@ -1,0 +1,270 @@
+// Verification of a kernel's generated derivatives: finite differences and the dot-product test
+// on random inputs, for a kernel launch seen as one function of all its arrays.
+//
+// The launch maps the values its arrays (and scalar parameters) hold before it to the values
+// its arrays hold after it. With every adjoint seeded with a random w (the convention of the
+// generated code: adjoints of arrays the kernel writes carry the seed and come out as the
+// adjoint of the values before the launch; adjoints of arrays it only reads are accumulated
+// into), the vjp launcher computes J^T w of that map; the jvp launcher computes J v. Checked:
+//  - for each differentiated parameter p, the derivative of <w, F(x + h v_p)> at h = 0 by
+//    Richardson-extrapolated central differences against <v_p, J^T w>;
+//  - the dot-product test <w, J v> = <v, J^T w> for a random v over all parameters.
+// Works on the GPU and on the CPU execution (ADJOINT_CPU_EXECUTION) alike: arrays live in device
+// memory (cudaMalloc), the comparisons are made in double on the host.
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "adjoint/cuda_host.h"
+
+namespace adjoint {
+
+class KernelCheck {
+ public:
+  explicit KernelCheck(unsigned seed) : rng_(seed) { std::printf("kernel check: seed %u\n", seed); }
+  ~KernelCheck() {
+    for (Param& p : params_) {
+      cudaFree(p.device);
+      cudaFree(p.derivative);
+    }
+  }
+
+  // An array parameter with random values in [lo, hi] (integers for integer types). A
+  // differentiated one gets a derivative array: its _bar (vjp) or _dot (jvp).
+  template <class T>
+  T* array(const char* name, size_t length, bool differentiated, double lo = -1, double hi = 1) {
+    Param& p = add(name, length, sizeof(T), sizeof(T), differentiated, std::is_floating_point<T>::value, lo, hi);
+    p.load = [](const void* d, size_t i) { return static_cast<double>(static_cast<const T*>(d)[i]); };
+    p.store = [](void* d, size_t i, double v) { static_cast<T*>(d)[i] = static_cast<T>(v); };
+    return static_cast<T*>(p.device);
+  }
+  template <class T>
+  T* derivative(const T* array) { return static_cast<T*>(find(array).derivative); }
+  // A scalar parameter passed by value; `value` is where the launch lambdas read it.
+  template <class T>
+  T& scalar(const char* name, T value, bool differentiated) {
+    auto storage = std::make_shared<T>(value);
+    scalars_.push_back(storage);
+    Param& p = add(name, 1, 0, sizeof(T), differentiated, std::is_floating_point<T>::value, value, value);
+    p.host = storage.get();
+    p.load = [](const void* d, size_t) { return static_cast<double>(*static_cast<const T*>(d)); };
+    p.store = [](void* d, size_t, double v) { *static_cast<T*>(d) = static_cast<T>(v); };
+    if (differentiated) {
+      auto derivative = std::make_shared<T>(0);
+      scalars_.push_back(derivative);
+      p.scalarDerivative = derivative.get();
+    }
+    return *storage;
+  }
+  // A differentiated scalar's adjoint, in device memory (vjp), and its tangent (jvp).
+  template <class T>
+  T* scalarBar(const T& value) { return static_cast<T*>(findScalar(&value).derivative); }
+  template <class T>
+  T& scalarDot(const T& value) { return *static_cast<T*>(findScalar(&value).scalarDerivative); }
+
+  // Runs the checks; `tolerance`: the largest relative error accepted in each. Returns whether
+  // all passed.
+  // `roundoff`: the unit roundoff of the kernel's arithmetic; the differences' own rounding error
+  // (roundoff * |<w, F>| / step) is allowed on top of the tolerance.
+  bool run(const std::function<void()>& forward, const std::function<void()>& vjp, const std::function<void()>& jvp,
+           double fdTolerance, double dotTolerance, double step, double roundoff) {
+    for (Param& p : params_) randomize(p);
+    std::vector<std::vector<double>> w;
+    for (Param& p : params_) w.push_back(random(p, p.differentiated && p.length > 0 && p.bytes > 0));
+    bool ok = true;
+    std::printf("%-12s %14s %14s %10s\n", "parameter", "finite diff.", "adjoint", "rel. error");
+    for (size_t k = 0; k < params_.size(); ++k) {
+      if (!params_[k].differentiated) continue;
+      std::vector<std::vector<double>> v(params_.size());
+      for (size_t j = 0; j < params_.size(); ++j) v[j] = random(params_[j], j == k);
+      double fd = finiteDifference(forward, v, w, step);
+      double ad = inner(v, reverse(vjp, w));
+      double scale = std::max(std::fabs(fd), std::fabs(ad));
+      double error = scale > 0 ? std::fabs(fd - ad) / scale : 0;
+      double noise = 8 * roundoff * outputMagnitude_ / step;
+      bool pass = error <= fdTolerance || std::fabs(fd - ad) <= noise + 1e-12;
+      ok &= pass;
+      std::printf("%-12s %14.6e %14.6e %10.2e%s\n", params_[k].name.c_str(), fd, ad, error, pass ? "" : "  FAILED");
+    }
+    std::vector<std::vector<double>> v;
+    for (Param& p : params_) v.push_back(random(p, p.differentiated));
+    std::vector<std::vector<double>> bars = reverse(vjp, w), dots = tangent(jvp, v);
+    double magnitude = 0;
+    double a = inner(w, dots, &magnitude), b = inner(v, bars, &magnitude);
+    double error = magnitude > 0 ? std::fabs(a - b) / magnitude : 0;
+    bool pass = error <= dotTolerance;
+    std::printf("dot-product test: <w, J v> = %.9e, <v, J^T w> = %.9e, error %.2e relative to the terms%s\n", a, b, error,
+                pass ? "" : "  FAILED");
+    return ok && pass;
+  }
+
+ private:
+  struct Param {
+    std::string name;
+    size_t length, bytes;  // bytes per element; 0 for a scalar passed by value
+    size_t elementBytes;
+    bool differentiated, floating;
+    double lo, hi;
+    void* device = nullptr;  // array values
+    void* derivative = nullptr;
+    void* host = nullptr;  // scalar value
+    void* scalarDerivative = nullptr;
+    std::vector<double> initial;
+    double (*load)(const void*, size_t) = nullptr;
+    void (*store)(void*, size_t, double) = nullptr;
+  };
+  std::mt19937_64 rng_;
+  double outputMagnitude_ = 0;  // the largest sum of |w_i F_i| seen
+  std::vector<Param> params_;
+  std::vector<std::shared_ptr<void>> scalars_;
+
+  Param& add(const char* name, size_t length, size_t bytes, size_t elementBytes, bool differentiated, bool floating, double lo,
+             double hi) {
+    Param p;
+    p.name = name;
+    p.length = length;
+    p.bytes = bytes;
+    p.elementBytes = elementBytes;
+    p.differentiated = differentiated && floating;
+    p.floating = floating;
+    p.lo = lo;
+    p.hi = hi;
+    if (bytes) cudaMalloc(&p.device, length * bytes);
+    if (p.differentiated) cudaMalloc(&p.derivative, length * elementBytes);
+    params_.push_back(p);
+    return params_.back();
+  }
+
+  Param& findScalar(const void* value) {
+    for (Param& p : params_)
+      if (p.host == value) return p;
+    std::fprintf(stderr, "kernel check: unknown scalar\n");
+    std::abort();
+  }
+
+  Param& find(const void* array) {
+    for (Param& p : params_)
+      if (p.device == array) return p;
+    std::fprintf(stderr, "kernel check: unknown array\n");
+    std::abort();
+  }
+
+  void randomize(Param& p) {
+    std::uniform_real_distribution<double> u(p.lo, p.hi);
+    p.initial.resize(p.length);
+    for (double& x : p.initial) x = p.floating ? u(rng_) : std::floor(u(rng_));
+    if (!p.bytes) p.initial[0] = p.lo;
+  }
+
+  std::vector<double> random(const Param& p, bool nonzero) {
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<double> r(p.length, 0.0);
+    if (nonzero)
+      for (double& x : r) x = u(rng_);
+    return r;
+  }
+
+  // Writes `values` into device memory, or into the host value of a scalar.
+  void put(Param& p, void* target, const std::vector<double>& values, bool onDevice) {
+    if (!onDevice) {
+      p.store(target, 0, values[0]);
+      return;
+    }
+    std::vector<char> buffer(p.length * p.elementBytes);
+    for (size_t i = 0; i < p.length; ++i) p.store(buffer.data(), i, values[i]);
+    cudaMemcpy(target, buffer.data(), buffer.size(), cudaMemcpyHostToDevice);
+  }
+  std::vector<double> get(const Param& p, const void* source) {
+    std::vector<char> buffer(p.length * p.elementBytes);
+    cudaMemcpy(buffer.data(), source, buffer.size(), cudaMemcpyDeviceToHost);
+    std::vector<double> out(p.length);
+    for (size_t i = 0; i < p.length; ++i) out[i] = p.load(buffer.data(), i);
+    return out;
+  }
+
+  // Every parameter at initial + h v.
+  void setInputs(const std::vector<std::vector<double>>& v, double h) {
+    for (size_t k = 0; k < params_.size(); ++k) {
+      std::vector<double> x = params_[k].initial;
+      for (size_t i = 0; i < x.size() && !v[k].empty(); ++i) x[i] += h * v[k][i];
+      Param& p = params_[k];
+      put(p, p.bytes ? p.device : p.host, x, p.bytes > 0);
+    }
+  }
+
+  // <w, F(initial + h v)>: the differentiated arrays' values after the launch, weighted.
+  double weightedOutputs(const std::function<void()>& forward, const std::vector<std::vector<double>>& v,
+                         const std::vector<std::vector<double>>& w, double h) {
+    setInputs(v, h);
+    forward();
+    cudaDeviceSynchronize();
+    double sum = 0, magnitude = 0;
+    for (size_t k = 0; k < params_.size(); ++k)
+      if (params_[k].differentiated && params_[k].bytes) {
+        std::vector<double> out = get(params_[k], params_[k].device);
+        for (size_t i = 0; i < out.size(); ++i) {
+          sum += w[k][i] * out[i];
+          magnitude += std::fabs(w[k][i] * out[i]);
+        }
+      }
+    outputMagnitude_ = std::max(outputMagnitude_, magnitude);
+    return sum;
+  }
+
+  double finiteDifference(const std::function<void()>& forward, const std::vector<std::vector<double>>& v,
+                          const std::vector<std::vector<double>>& w, double h) {
+    double d1 = weightedOutputs(forward, v, w, h) - weightedOutputs(forward, v, w, -h);
+    double d2 = weightedOutputs(forward, v, w, 2 * h) - weightedOutputs(forward, v, w, -2 * h);
+    return (8 * d1 - d2) / (12 * h);  // Richardson: the h^2 error terms cancel
+  }
+
+  // J^T w: adjoints seeded with w (arrays) and 0 (scalars), read back after the vjp.
+  std::vector<std::vector<double>> reverse(const std::function<void()>& vjp, const std::vector<std::vector<double>>& w) {
+    std::vector<std::vector<double>> none(params_.size());
+    setInputs(none, 0);
+    for (size_t k = 0; k < params_.size(); ++k)
+      if (params_[k].differentiated) put(params_[k], params_[k].derivative, params_[k].bytes ? w[k] : std::vector<double>{0}, true);
+    vjp();
+    cudaDeviceSynchronize();
+    std::vector<std::vector<double>> bars(params_.size());
+    for (size_t k = 0; k < params_.size(); ++k)
+      if (params_[k].differentiated) bars[k] = get(params_[k], params_[k].derivative);
+    return bars;
+  }
+
+  // J v: tangents set to v, read back after the jvp.
+  std::vector<std::vector<double>> tangent(const std::function<void()>& jvp, const std::vector<std::vector<double>>& v) {
+    std::vector<std::vector<double>> none(params_.size());
+    setInputs(none, 0);
+    for (size_t k = 0; k < params_.size(); ++k)
+      if (params_[k].differentiated) {
+        Param& p = params_[k];
+        put(p, p.bytes ? p.derivative : p.scalarDerivative, v[k], p.bytes > 0);
+      }
+    jvp();
+    cudaDeviceSynchronize();
+    std::vector<std::vector<double>> dots(params_.size());
+    for (size_t k = 0; k < params_.size(); ++k)
+      if (params_[k].differentiated && params_[k].bytes) dots[k] = get(params_[k], params_[k].derivative);
+    return dots;
+  }
+
+  static double inner(const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b,
+                      double* magnitude = nullptr) {
+    double sum = 0;
+    for (size_t k = 0; k < a.size(); ++k)
+      for (size_t i = 0; i < a[k].size() && i < b[k].size(); ++i) {
+        sum += a[k][i] * b[k][i];
+        if (magnitude) *magnitude += std::fabs(a[k][i] * b[k][i]);
+      }
+    return sum;
+  }
+};
+
+}  // namespace adjoint

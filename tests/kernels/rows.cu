@@ -1,0 +1,79 @@
+// Kernels with structure: a stencil with halo reads through shared memory, one block per row
+// (softmax, layer normalization), and a matrix-vector product.
+
+// A three-point stencil; each block stages its elements and a halo of one on each side.
+// KERNEL: stencil_halo grid=3 block=64 x=[180] y=[180] n=180
+__global__ void stencil_halo(const float* x, float* y, int n) {
+  __shared__ float tile[66];
+  int t = threadIdx.x;
+  int i = blockIdx.x * blockDim.x + t;
+  tile[t + 1] = i < n ? x[i] : 0.0f;
+  if (t == 0) tile[0] = i > 0 ? x[i - 1] : 0.0f;
+  if (t == static_cast<int>(blockDim.x) - 1) tile[t + 2] = i + 1 < n ? x[i + 1] : 0.0f;
+  __syncthreads();
+  if (i < n) y[i] = 0.25f * tile[t] + 0.5f * tile[t + 1] + 0.25f * tile[t + 2] * tile[t + 2];
+}
+
+#include "adjoint/annotations.h"
+
+// The row's maximum, by one warp. Softmax does not depend on the shift it subtracts, so the
+// shift is a constant to differentiation (and its running maximum needs no tape).
+ADJOINT_NONDIFFERENTIABLE __device__ float row_max(const float* x, int row, int cols) {
+  float m = -1e30f;
+  for (int c = threadIdx.x; c < cols; c += 32) m = fmaxf(m, x[row * cols + c]);
+  for (int o = 16; o > 0; o /= 2) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+  return m;
+}
+
+// One block of 32 threads per row: the row's maximum and sum by warp shuffles.
+// KERNEL: row_softmax grid=6 block=32 x=[384] y=[384] cols=64
+__global__ void row_softmax(const float* x, float* y, int cols) {
+  int row = blockIdx.x;
+  int lane = threadIdx.x;
+  float m = row_max(x, row, cols);
+  float sum = 0.0f;
+  for (int c = lane; c < cols; c += 32) sum += expf(x[row * cols + c] - m);
+  for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+  for (int c = lane; c < cols; c += 32) y[row * cols + c] = expf(x[row * cols + c] - m) / sum;
+}
+
+// Layer normalization of rows with a gain and a bias, one warp per row.
+// KERNEL: row_layernorm grid=4 block=32 x=[256] gamma=[64] beta=[64] y=[256] cols=64
+__global__ void row_layernorm(const float* x, const float* gamma, const float* beta, float* y, int cols) {
+  int row = blockIdx.x;
+  int lane = threadIdx.x;
+  float sum = 0.0f;
+  for (int c = lane; c < cols; c += 32) sum += x[row * cols + c];
+  for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+  float mean = sum / cols;
+  float squares = 0.0f;
+  for (int c = lane; c < cols; c += 32) {
+    float d = x[row * cols + c] - mean;
+    squares += d * d;
+  }
+  for (int o = 16; o > 0; o /= 2) squares += __shfl_xor_sync(0xffffffffu, squares, o);
+  float inv = rsqrtf(squares / cols + 1e-5f);
+  for (int c = lane; c < cols; c += 32) y[row * cols + c] = (x[row * cols + c] - mean) * inv * gamma[c] + beta[c];
+}
+
+// y = A x, one thread per row.
+// KERNEL: matvec grid=2 block=32 A=[600] x=[10] y=[60] rows=60 cols=10
+__global__ void matvec(const double* A, const double* x, double* y, int rows, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    double sum = 0.0;
+    for (int c = 0; c < cols; ++c) sum += A[r * cols + c] * x[c];
+    y[r] = sum;
+  }
+}
+
+// A loss over a matrix-vector product with a shared bias vector indexed by the loop counter.
+// KERNEL: matvec_tanh_loss grid=2 block=32 A=[240] x=[4] bias=[4] loss=[1] rows=60
+__global__ void matvec_tanh_loss(const float* A, const float* x, const float* bias, float* loss, int rows) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    float total = 0.0f;
+    for (int c = 0; c < 4; ++c) total += tanhf(A[r * 4 + c] * x[c] + bias[c]);
+    atomicAdd(loss, total * total);
+  }
+}

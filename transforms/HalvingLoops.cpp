@@ -1,0 +1,58 @@
+#include "ad/analysis/Activity.h"
+#include "transforms/Passes.h"
+
+namespace adjoint::transforms {
+
+namespace {
+
+using namespace ir;
+
+bool isNumber(const Expr& e, double value) { return e.kind == ExprKind::Number && e.value == value; }
+
+// The loop's counter when `s` is `for (T c = a; c > 0 (or c >= 1); c /= 2 (or c >>= 1))` and
+// neither c nor what a reads is assigned in the body.
+const Stmt* halvingCounter(const Stmt& s) {
+  if (s.kind != StmtKind::For || !s.init || !s.step || !s.expr) return nullptr;
+  const Stmt& init = *s.init;
+  if (init.kind != StmtKind::Decl || init.type.scalar != Scalar::Int || init.type.isIndexed() || !init.expr) return nullptr;
+  const Expr& cond = *s.expr;
+  bool positive = cond.kind == ExprKind::Binary && cond.operands[0]->kind == ExprKind::Var && cond.operands[0]->text == init.name &&
+                  ((cond.text == ">" && isNumber(*cond.operands[1], 0)) || (cond.text == ">=" && isNumber(*cond.operands[1], 1)));
+  const Stmt& step = *s.step;
+  bool halves = step.kind == StmtKind::Assign && step.lhs->kind == ExprKind::Var && step.lhs->text == init.name &&
+                ((step.op == "/=" && isNumber(*step.expr, 2)) || (step.op == ">>=" && isNumber(*step.expr, 1)));
+  if (!positive || !halves) return nullptr;
+  std::set<std::string> written = analysis::assignedVariables(s.body);
+  if (written.count(init.name)) return nullptr;
+  for (const std::string& v : analysis::readVariables(init.expr))
+    if (written.count(v)) return nullptr;
+  return &init;
+}
+
+void rewrite(StmtList& body) {
+  for (StmtPtr& s : body) {
+    rewrite(s->body);
+    rewrite(s->elseBody);
+    const Stmt* counter = halvingCounter(*s);
+    if (!counter) continue;
+    Type k = Type::integer();
+    ExprPtr step = var(counter->name + "_halving", k);
+    StmtPtr value = at(decl(counter->name, counter->type, binary(">>", counter->expr, step)), counter->loc);
+    value->comment = "halving loop, counted: " + counter->name + " halves each iteration";
+    StmtList loopBody{value};
+    loopBody.insert(loopBody.end(), s->body.begin(), s->body.end());
+    StmtPtr loop = forStmt(decl(step->text, k, number(0, k)), binary("<", step, call("adjoint::halvings", {counter->expr}, k)),
+                           assign(step, "+=", number(1, k)), loopBody);
+    loop->loc = s->loc;
+    loop->comment = s->comment;
+    s = loop;
+  }
+}
+
+}  // namespace
+
+void countHalvingLoops(Function& f) {
+  if (f.kernel || f.device) rewrite(f.body);
+}
+
+}  // namespace adjoint::transforms

@@ -1,0 +1,186 @@
+#include <algorithm>
+#include <map>
+
+#include "ad/analysis/Activity.h"
+#include "ad/analysis/ThreadIndex.h"
+#include "ad/ir/Diagnostic.h"
+#include "ad/ir/Printer.h"
+#include "transforms/Passes.h"
+
+namespace adjoint::transforms {
+
+namespace {
+
+using namespace ir;
+using analysis::Spread;
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The note goes first: a long comment naming the forward line may wrap, and the formatter would
+// join a note after it into its last line.
+std::string withNote(const std::string& comment, const std::string& note) { return comment.empty() ? note : note + "\n" + comment; }
+
+// One register sum of adjoints that every thread adds to the same address.
+struct BlockSum {
+  std::string name;
+  ExprPtr target;  // the address, e.g. a_bar[0]
+};
+
+class Parallelizer {
+ public:
+  Parallelizer(Function& d, bool deterministic) : d_(d), threads_(d), deterministic_(deterministic) {
+    std::set<std::string> assigned = analysis::assignedVariables(d.body);
+    for (const Param& p : d.params)
+      if (!p.type.pointer && !assigned.count(p.name)) invariant_.insert(p.name);
+  }
+
+  void run() {
+    collectAccesses();
+    visit(d_.body);
+    zeroSharedAdjoints(d_.body);
+    if (sums_.empty()) return;
+    StmtList head, tail;
+    for (size_t k = 0; k < sums_.size(); ++k) {
+      const BlockSum& s = sums_[k];
+      Type t = s.target->type.element();
+      head.push_back(decl(s.name, t, number(0, t)));
+      ExprPtr slot = number(static_cast<double>(k), Type::integer("unsigned", true));
+      tail.push_back(eval(call("adjoint::block_sum_into", {unary("&", s.target), var(s.name, t), var("block_partials", partialsType()), slot},
+                               Type::of(Scalar::Void))));
+      d_.blockSums.push_back(s.target);
+    }
+    head.front()->comment = "adjoints every thread adds to the same address: summed in registers, then once per block";
+    tail.front()->comment = "the block's sums: one atomicAdd per block, or partial sums the launcher adds in a fixed order";
+    d_.body.insert(d_.body.begin(), head.begin(), head.end());
+    d_.body.insert(d_.body.end(), tail.begin(), tail.end());
+    d_.params.push_back(Param{"block_partials", partialsType()});
+  }
+
+ private:
+  Function& d_;
+  analysis::ThreadIndexing threads_;
+  bool deterministic_;
+  std::set<std::string> invariant_;  // scalar parameters the kernel never assigns
+  std::vector<BlockSum> sums_;
+  std::map<std::string, std::vector<ExprPtr>> accesses_;  // adjoint array -> the indices it is used at
+
+  // The adjoint of a scalar parameter of a device function lives in its caller's thread.
+  bool isPrivate(const std::string& bar) const {
+    const Param* primal = d_.param(bar.substr(0, bar.size() - 4));
+    return !d_.kernel && primal && !primal->type.pointer;
+  }
+
+  bool isMemoryAdjoint(const Expr& array) const {
+    return array.kind == ExprKind::Var && endsWith(array.text, "_bar") && (array.type.shared || d_.param(array.text));
+  }
+
+  void collectAccesses() {
+    walkExprs(d_.body, [&](const Expr& e) {
+      if (e.kind == ExprKind::Index && isMemoryAdjoint(*e.operands[0])) accesses_[e.operands[0]->text].push_back(e.operands[1]);
+      if (e.kind == ExprKind::Unary && e.text == "*" && isMemoryAdjoint(*e.operands[0]))
+        accesses_[e.operands[0]->text].push_back(number(0, Type::integer()));
+    });
+  }
+
+  // Whether every use of the adjoint array `bar` is at the same index: then an index injective
+  // over threads gives each thread elements no other thread touches. (x_bar[i] and x_bar[i + 1]
+  // are each injective, but thread i's i + 1 is thread i + 1's i.)
+  bool singleIndex(const std::string& bar) const {
+    const std::vector<ExprPtr>& uses = accesses_.at(bar);
+    for (const ExprPtr& u : uses)
+      if (!sameExpr(*u, *uses.front())) return false;
+    return true;
+  }
+
+  static Type partialsType() { return Type::of(Scalar::Double).pointerTo(false); }
+
+  void visit(StmtList& body) {
+    for (StmtPtr& s : body) {
+      if (s->kind == StmtKind::Assign && (s->op == "+=" || s->op == "-=")) accumulation(*s);
+      visit(s->body);
+      visit(s->elseBody);
+    }
+  }
+
+  // The memory an adjoint is added to: x_bar[i] for an array, *p_bar for a scalar parameter.
+  ExprPtr memoryTarget(const Expr& lhs, bool& shared) const {
+    shared = false;
+    if (lhs.kind == ExprKind::Unary && lhs.text == "*" && isMemoryAdjoint(*lhs.operands[0]) && !isPrivate(lhs.operands[0]->text))
+      return index(lhs.operands[0], number(0, Type::integer()));
+    if (lhs.kind != ExprKind::Index || lhs.operands[0]->kind != ExprKind::Var) return nullptr;
+    const Expr& array = *lhs.operands[0];
+    if (!isMemoryAdjoint(array)) return nullptr;
+    shared = array.type.shared;
+    return std::make_shared<Expr>(lhs);
+  }
+
+  void accumulation(Stmt& s) {
+    bool shared = false;
+    ExprPtr target = memoryTarget(*s.lhs, shared);
+    if (!target) return;
+    const std::string& bar = target->operands[0]->text;
+    std::string read = bar.substr(0, bar.size() - 4) + "[" + print(*target->operands[1]) + "]";
+    Spread spread = threads_.spread(target->operands[1]);
+    if (!d_.kernel && !shared) spread = Spread::Varying;
+    bool injective = (spread == Spread::GridInjective || (shared && spread == Spread::BlockInjective)) && singleIndex(bar);
+    if (injective) {
+      d_.needsOneDimensionalLaunch = true;
+      s.comment = withNote(s.comment, read + ": index injective over threads: plain " + s.op);
+      return;
+    }
+    // A device function cannot know which threads call it with which arguments.
+    if (!d_.kernel) spread = Spread::Varying;
+    if (!shared && spread == Spread::Uniform && readsOnlyInvariants(target->operands[1])) {
+      s.lhs = var(blockSum(target), target->type.element());
+      s.comment = withNote(s.comment, read + ": the same address in every thread: summed over the block below");
+      return;
+    }
+    if (deterministic_)
+      throw Diagnostic(s.loc, "--deterministic: the adjoint of " + read + " needs a floating-point atomicAdd (threads may share the index)",
+                       "index arrays read in the kernel by the thread's index (i = blockIdx.x * blockDim.x + threadIdx.x), or drop --deterministic");
+    if (s.op == "-=") s.expr = neg(s.expr);
+    s.op = "+=";
+    s.atomic = true;
+    s.comment = withNote(s.comment, read + ": threads may share the index: atomicAdd" + (shared ? " in shared memory" : ""));
+  }
+
+  bool readsOnlyInvariants(const ExprPtr& e) const {
+    for (const std::string& v : analysis::readVariables(e))
+      if (!invariant_.count(v)) return false;
+    return true;
+  }
+
+  std::string blockSum(const ExprPtr& target) {
+    for (const BlockSum& s : sums_)
+      if (sameExpr(*s.target, *target)) return s.name;
+    std::string name = target->operands[0]->text + "_sum";
+    for (int k = 2; std::any_of(sums_.begin(), sums_.end(), [&](const BlockSum& s) { return s.name == name; }); ++k)
+      name = target->operands[0]->text + "_sum_" + std::to_string(k);
+    sums_.push_back({name, target});
+    return name;
+  }
+
+  // Shared adjoint arrays start at zero: the block clears them together, then waits.
+  void zeroSharedAdjoints(StmtList& body) {
+    for (size_t k = 0; k < body.size(); ++k) {
+      const Stmt& s = *body[k];
+      if (s.kind != StmtKind::Decl || !s.type.shared || !endsWith(s.name, "_bar")) continue;
+      Type u = Type::integer("unsigned", true);
+      ExprPtr j = var("j", u);
+      StmtPtr clear = forStmt(decl("j", u, call("adjoint::thread_rank", {}, u)), binary("<", j, number(s.type.arraySize, u)),
+                              assign(j, "+=", call("adjoint::block_threads", {}, u)),
+                              {assign(index(var(s.name, s.type), j), "=", number(0, s.type.element()))});
+      clear->comment = "the block clears its shared adjoints before any thread adds to them";
+      body.insert(body.begin() + static_cast<long>(k) + 1, {clear, eval(call("__syncthreads", {}, Type::of(Scalar::Void)))});
+      k += 2;
+    }
+  }
+};
+
+}  // namespace
+
+void parallelizeAdjoints(Function& d, bool deterministic) { Parallelizer(d, deterministic).run(); }
+
+}  // namespace adjoint::transforms
