@@ -87,15 +87,16 @@ def numerical(args):
 def golden(args):
     sample = os.path.abspath(args.path)
     name = os.path.basename(sample)
-    source = os.path.join(sample, name + ".cpp")
+    ext = ".cu" if os.path.exists(os.path.join(sample, name + ".cu")) else ".cpp"
+    source = os.path.join(sample, name + ext)
     work = tempfile.mkdtemp(prefix="adjoint-golden-")
     failed = False
     for line in directives(source, "SAMPLE"):
         mode, fn, *extra = line.split()
-        out_name = f"{name}.{mode}.cpp"
+        out_name = f"{name}.{mode}{ext}"
         shutil.copy(source, work)
-        generate(args.adjoint, mode, os.path.join(work, name + ".cpp"), fn, os.path.join(work, out_name), extra)
-        for produced in (out_name, out_name[:-4] + ".h"):
+        generate(args.adjoint, mode, os.path.join(work, name + ext), fn, os.path.join(work, out_name), extra)
+        for produced in (out_name, f"{name}.{mode}.h"):
             expected = os.path.join(sample, produced)
             if args.update:
                 shutil.copy(os.path.join(work, produced), expected)

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "transforms/Passes.h"
@@ -46,6 +47,71 @@ void dropStores(StmtList& body, const std::set<std::string>& arrays) {
 void dropOutputStores(Function& d, const Function& primal) {
   std::set<std::string> outputs = writeOnlyArrays(primal);
   if (!outputs.empty()) dropStores(d.body, outputs);
+}
+
+}  // namespace adjoint::transforms
+
+namespace adjoint::transforms {
+
+namespace {
+
+using namespace ir;
+
+ExprPtr renamed(const ExprPtr& e, const std::map<std::string, ExprPtr>& names) {
+  if (!e) return e;
+  if (e->kind == ExprKind::Var) {
+    auto it = names.find(e->text);
+    return it == names.end() ? e : it->second;
+  }
+  if (e->operands.empty()) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  for (ExprPtr& op : copy->operands) op = renamed(op, names);
+  return copy;
+}
+
+void rename(StmtList& body, const std::map<std::string, ExprPtr>& names) {
+  for (StmtPtr& s : body) {
+    s->lhs = renamed(s->lhs, names);
+    s->expr = renamed(s->expr, names);
+    for (ExprPtr& a : s->args) a = renamed(a, names);
+    for (StmtPtr* part : {&s->init, &s->step})
+      if (*part) {
+        StmtList one{*part};
+        rename(one, names);
+      }
+    rename(s->body, names);
+    rename(s->elseBody, names);
+  }
+}
+
+}  // namespace
+
+bool runBlocksInTurn(Function& d) {
+  bool eligible = true, usesBlock = false;
+  walk(d.body, [&](const Stmt& s) { eligible &= !(s.kind == StmtKind::Decl && s.type.shared); });
+  walkExprs(d.body, [&](const Expr& e) {
+    if (e.kind == ExprKind::Call && (e.text == "__syncthreads" || e.text == "__syncwarp")) eligible = false;
+    if (e.kind == ExprKind::Var && (e.text == "blockIdx.y" || e.text == "blockIdx.z" || e.text == "gridDim.y" || e.text == "gridDim.z"))
+      eligible = false;
+    usesBlock |= e.kind == ExprKind::Var && e.text == "blockIdx.x";
+  });
+  if (!eligible || !usesBlock) return false;
+  Type u = Type::integer("unsigned int", true);
+  ExprPtr block = var("virtual_block", u), blocks = var("virtual_blocks", u);
+  rename(d.body, {{"blockIdx.x", block}, {"gridDim.x", blocks}});
+  // `static_cast<void>(p);` for unused parameters stays in front.
+  auto first = std::find_if(d.body.begin(), d.body.end(), [](const StmtPtr& s) {
+    return !(s->kind == StmtKind::Eval && s->expr->kind == ExprKind::Call && s->expr->text == "static_cast<void>");
+  });
+  StmtList front(d.body.begin(), first);
+  StmtPtr loop = forStmt(decl(block->text, u, var("blockIdx.x", u)), binary("<", block, blocks),
+                         assign(block, "+=", var("gridDim.x", u)), StmtList(first, d.body.end()));
+  loop->comment = "the blocks of the forward's launch (virtual_blocks of them), each block running several in turn:\n"
+                  "fewer, longer-lived blocks keep more loads in flight and leave fewer partial sums";
+  front.push_back(loop);
+  d.body = front;
+  d.params.push_back(Param{"virtual_blocks", u});
+  return true;
 }
 
 }  // namespace adjoint::transforms

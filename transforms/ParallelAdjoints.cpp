@@ -47,15 +47,18 @@ class Parallelizer {
       Type t = s.target->type.element();
       head.push_back(decl(s.name, t, number(0, t)));
       ExprPtr slot = number(static_cast<double>(k), Type::integer("unsigned", true));
-      tail.push_back(eval(call("adjoint::block_sum_into", {unary("&", s.target), var(s.name, t), var("block_partials", partialsType()), slot},
+      tail.push_back(eval(call("adjoint::sum_over_threads_into", {unary("&", s.target), var(s.name, t), var("partial_sums", partialsType()), slot},
                                Type::of(Scalar::Void))));
-      d_.blockSums.push_back(s.target);
+      d_.threadSums.push_back(s.target);
     }
-    head.front()->comment = "adjoints every thread adds to the same address: summed in registers, then once per block";
-    tail.front()->comment = "the block's sums: one atomicAdd per block, or partial sums the launcher adds in a fixed order";
+    head.front()->comment = "adjoints every thread adds to the same address: summed in registers first";
+    tail.front()->comment = "summed over the threads: one partial sum per warp, which the launcher adds in a fixed order\n"
+                            "(or, launched without partial_sums, one atomicAdd per block)";
+    // A kernel that reduces over all its threads runs on as many blocks as the GPU holds at once.
+    d_.blocksInTurn = d_.kernel && runBlocksInTurn(d_);
     d_.body.insert(d_.body.begin(), head.begin(), head.end());
     d_.body.insert(d_.body.end(), tail.begin(), tail.end());
-    d_.params.push_back(Param{"block_partials", partialsType()});
+    d_.params.insert(d_.params.end() - (d_.blocksInTurn ? 1 : 0), Param{"partial_sums", partialsType()});
   }
 
  private:
@@ -134,7 +137,17 @@ class Parallelizer {
     if (!d_.kernel) spread = Spread::Varying;
     if (!shared && spread == Spread::Uniform && readsOnlyInvariants(target->operands[1])) {
       s.lhs = var(blockSum(target), target->type.element());
-      s.comment = withNote(s.comment, read + ": the same address in every thread: summed over the block below");
+      s.comment = withNote(s.comment, read + ": the same address in every thread: summed in a register, added below");
+      return;
+    }
+    if (!shared && d_.kernel && spread == Spread::Uniform && !deterministic_) {
+      // The address changes (with a loop counter, say) but is the same in every thread at a time.
+      ExprPtr value = s.op == "-=" ? neg(s.expr) : s.expr;
+      std::string comment = withNote(s.comment, read + ": the same address in every thread of a warp: one atomicAdd per warp");
+      SourceLoc loc = s.loc;
+      s = *eval(call("adjoint::warp_add", {unary("&", target), value}, Type::of(Scalar::Void)));
+      s.comment = comment;
+      s.loc = loc;
       return;
     }
     if (deterministic_)

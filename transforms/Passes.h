@@ -69,9 +69,16 @@ void dropOutputStores(ir::Function& d, const ir::Function& primal);
 // comment: a plain += where the index is injective over threads; where every thread adds to
 // the same address (a[0], a scalar parameter), a sum in a register, reduced over the block at
 // the end of the kernel and added once per block (or stored as the block's partial sum, when the
-// launch passes `block_partials`); an atomicAdd otherwise, or a diagnostic when
+// launch passes `partial_sums`); an atomicAdd otherwise, or a diagnostic when
 // `deterministic`. Shared adjoint arrays are zeroed by the block first.
 void parallelizeAdjoints(ir::Function& d, bool deterministic);
+
+// Makes a kernel without shared memory or barriers run the blocks of its one-dimensional launch
+// in turn: its body goes into `for (virtual_block = blockIdx.x; virtual_block < virtual_blocks;
+// virtual_block += gridDim.x)`, with blockIdx.x and gridDim.x read as virtual_block and
+// virtual_blocks (a new parameter: the forward's grid). Returns false, changing nothing, for
+// kernels that do not qualify.
+bool runBlocksInTurn(ir::Function& d);
 
 }  // namespace adjoint::transforms
 

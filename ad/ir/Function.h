@@ -28,11 +28,13 @@ struct Function {
   bool host = true;
   std::string doc;        // printed above the definition
   std::string primal;     // for a derivative: the function it differentiates
-  // A kernel's adjoints summed per block (slot k: blockSums[k] receives them); see
+  // A kernel's adjoints summed per block (slot k: threadSums[k] receives them); see
   // transforms/ParallelAdjoints.cpp.
-  std::vector<ExprPtr> blockSums;
+  std::vector<ExprPtr> threadSums;
   // A kernel whose plain += of adjoints relies on threads differing in threadIdx.x alone.
   bool needsOneDimensionalLaunch = false;
+  // A kernel that runs the forward's blocks in turn (transforms::runBlocksInTurn).
+  bool blocksInTurn = false;
 
   const Param* param(const std::string& n) const;
   bool returnsFloating() const { return returnType.isFloating(); }

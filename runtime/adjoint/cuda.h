@@ -50,15 +50,59 @@ __device__ T block_sum(T value) {
   return value;
 }
 
-// Adds the block's sum of `value` to *target: with one atomic per block, or, when `partials` is
-// given, by storing it as partial sum `slot` of this block, which add_partials later adds to
-// *target in a fixed order (deterministic, and free of contention on one address).
+// Adds `value`, summed over all the threads of the grid, to *target. Every thread of the block
+// must call it. Without `partials`: the block's sum, added with one atomic per block. With them:
+// each warp stores its sum as a partial sum of `slot`, without waiting for the rest of its block,
+// and PartialSums::add_to later adds them to *target in a fixed order (deterministic, and free
+// of contention on one address).
 template <class T>
-__device__ void block_sum_into(T* target, T value, double* partials, unsigned slot) {
+__device__ void sum_over_threads_into(T* target, T value, double* partials, unsigned slot) {
+  unsigned t = thread_rank(), n = block_threads();
+  if (partials) {
+    unsigned warp = t / 32, warps = (n + 31) / 32;
+    T sum = warp_sum(value, warp + 1 < warps ? 32u : n - 32 * warp);
+    if (t % 32 == 0) partials[(size_t{slot} * grid_blocks() + block_rank()) * warps + warp] = sum;
+    return;
+  }
   T sum = block_sum(value);
-  if (thread_rank() != 0) return;
-  if (partials) partials[size_t{slot} * grid_blocks() + block_rank()] = sum;
-  else atomicAdd(target, sum);
+  if (t == 0) atomicAdd(target, sum);
+}
+
+// Adds `value` to *address, where every thread of the warp that runs this passes the same
+// address: a whole warp adds its sum with one atomic; a partial warp adds lane by lane. (The CPU
+// execution does not model divergent warps, so there every lane adds its own.)
+template <class T>
+__device__ void warp_add(T* address, T value) {
+#ifdef ADJOINT_CPU_EXECUTION
+  atomicAdd(address, value);
+  return;
+#endif
+  if (__activemask() != 0xffffffffu) {
+    atomicAdd(address, value);
+    return;
+  }
+  value = warp_sum(value, 32u);
+  if (thread_rank() % 32 == 0) atomicAdd(address, value);
+}
+
+// The grid for a kernel that runs the blocks of `grid` in turn (see transforms::runBlocksInTurn):
+// eight times as many blocks as the GPU holds at once (measured best for W1 on the H200), at
+// most grid.x. The CPU execution takes two, so that tests run blocks in turn too.
+template <class... Params>
+dim3 resident_grid(void (*kernel)(Params...), dim3 grid, dim3 block, size_t shmem) {
+#ifdef ADJOINT_CPU_EXECUTION
+  static_cast<void>(kernel);
+  static_cast<void>(block);
+  static_cast<void>(shmem);
+  return dim3(grid.x < 2 ? grid.x : 2);
+#else
+  int device = 0, processors = 0, per_processor = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_processor, kernel, int(block.x * block.y * block.z), shmem) != cudaSuccess)
+    return grid;
+  unsigned resident = 8u * unsigned(processors) * unsigned(per_processor);
+  return dim3(resident && resident < grid.x ? resident : grid.x);
+#endif
 }
 
 // The adjoints of the warp shuffles: what the shuffled value v of this lane receives, when adj
@@ -117,26 +161,29 @@ __global__ void sum_in_order(const double* in, unsigned count, unsigned chunk, T
   if (thread_rank() == 0) out[block_rank()] = accumulate ? T(out[block_rank()] + sum) : T(sum);
 }
 
-// Device storage for the per-block partial sums of a kernel's adjoints (`slots` sums per block),
+// Device storage for the per-warp partial sums of a kernel's adjoints (`slots` sums per warp),
 // added into their targets by a second pass that is deterministic: the same inputs give
 // bitwise the same gradients.
-class BlockPartials {
+class PartialSums {
  public:
-  BlockPartials(unsigned slots, dim3 grid, cudaStream_t stream)
-      : slots_(slots), blocks_(grid.x * grid.y * grid.z), chunks_((blocks_ + kChunk - 1) / kChunk), stream_(stream) {
+  PartialSums(unsigned slots, dim3 grid, dim3 block, cudaStream_t stream)
+      : slots_(slots),
+        blocks_(grid.x * grid.y * grid.z * ((block.x * block.y * block.z + 31) / 32)),
+        chunks_((blocks_ + kChunk - 1) / kChunk),
+        stream_(stream) {
     size_t n = size_t{slots} * (blocks_ + chunks_);
     if (n && cudaMallocAsync(&data_, n * sizeof(double), stream) != cudaSuccess) data_ = nullptr;
   }
-  ~BlockPartials() {
+  ~PartialSums() {
     if (data_) cudaFreeAsync(data_, stream_);
   }
-  BlockPartials(const BlockPartials&) = delete;
-  BlockPartials& operator=(const BlockPartials&) = delete;
+  PartialSums(const PartialSums&) = delete;
+  PartialSums& operator=(const PartialSums&) = delete;
 
   double* data() const { return data_; }
   cudaError_t status() const { return data_ || !slots_ ? cudaSuccess : cudaErrorMemoryAllocation; }
 
-  // Adds the partial sums of `slot` into *target: the sums of chunks of kChunk blocks first,
+  // Adds the partial sums of `slot` into *target: the sums of chunks of kChunk warps first,
   // then those.
   template <class T>
   cudaError_t add_to(unsigned slot, T* target) const {
@@ -149,7 +196,7 @@ class BlockPartials {
 
  private:
   static constexpr unsigned kChunk = 4096;
-  unsigned slots_, blocks_, chunks_;
+  unsigned slots_, blocks_, chunks_;  // blocks_: the warps of the grid
   cudaStream_t stream_;
   double* data_ = nullptr;
 };

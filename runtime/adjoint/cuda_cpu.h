@@ -13,6 +13,7 @@
 #include <ucontext.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -44,6 +45,26 @@ enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDe
 inline uint3 threadIdx, blockIdx;
 inline dim3 blockDim, gridDim;
 constexpr int warpSize = 32;
+
+// Events read the host's clock.
+using cudaEvent_t = std::chrono::steady_clock::time_point*;
+inline cudaError_t cudaEventCreate(cudaEvent_t* e) {
+  *e = new std::chrono::steady_clock::time_point();
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  delete e;
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = nullptr) {
+  *e = std::chrono::steady_clock::now();
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t stop) {
+  *ms = std::chrono::duration<float, std::milli>(*stop - *start).count();
+  return cudaSuccess;
+}
 
 inline const char* cudaGetErrorString(cudaError_t e) { return e == cudaSuccess ? "no error" : "CPU execution error"; }
 inline cudaError_t cudaGetLastError() { return cudaSuccess; }
@@ -233,6 +254,8 @@ inline unsigned lane() { return static_cast<unsigned>(self().self() % 32); }
 
 inline void __syncthreads() { adjoint::cpu::self().barrier(); }
 inline void __syncwarp(unsigned = 0xffffffffu) { adjoint::cpu::self().warpSync(); }
+// The lanes of the warp that have not finished: the CPU execution does not model divergence
+// within a warp.
 inline unsigned __activemask() {
   adjoint::cpu::BlockRun& run = adjoint::cpu::self();
   size_t base = run.self() - run.self() % 32;

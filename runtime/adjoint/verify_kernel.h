@@ -13,6 +13,7 @@
 // memory (cudaMalloc), the comparisons are made in double on the host.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -104,7 +105,42 @@ class KernelCheck {
     return ok && pass;
   }
 
+  // Times the forward and the vjp (median of `reps` runs after warm-up, CUDA events) on random
+  // inputs, and prints them with their ratio.
+  void time(const std::function<void()>& forward, const std::function<void()>& vjp, int reps = 20) {
+    for (Param& p : params_) randomize(p);
+    std::vector<std::vector<double>> none(params_.size()), w;
+    for (Param& p : params_) w.push_back(random(p, p.differentiated && p.bytes > 0));
+    setInputs(none, 0);
+    double f = medianMs(forward, reps);
+    for (size_t k = 0; k < params_.size(); ++k)
+      if (params_[k].differentiated) put(params_[k], params_[k].derivative, params_[k].bytes ? w[k] : std::vector<double>{0}, true);
+    double r = medianMs(vjp, reps);
+    std::printf("time: forward %.4f ms, vjp %.4f ms, vjp / forward %.2f\n", f, r, r / f);
+  }
+
  private:
+  static double medianMs(const std::function<void()>& work, int reps) {
+    cudaEvent_t start, stop;
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+    for (int k = 0; k < 3; ++k) work();
+    std::vector<float> times;
+    for (int k = 0; k < reps; ++k) {
+      cudaEventRecord(start);
+      work();
+      cudaEventRecord(stop);
+      cudaEventSynchronize(stop);
+      float ms = 0;
+      cudaEventElapsedTime(&ms, start, stop);
+      times.push_back(ms);
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+  }
+
   struct Param {
     std::string name;
     size_t length, bytes;  // bytes per element; 0 for a scalar passed by value

@@ -2,6 +2,7 @@
 
 // A tree reduction in shared memory, one atomicAdd per block.
 // KERNEL: block_sum_squares grid=3 block=128 x=[300] out=[1] n=300
+// BENCH: block_sum_squares grid=131072 block=128 x=[16777216] out=[1] n=16777216
 __global__ void block_sum_squares(const float* x, float* out, int n) {
   __shared__ float partial[128];
   int t = threadIdx.x;
@@ -17,6 +18,7 @@ __global__ void block_sum_squares(const float* x, float* out, int n) {
 
 // A warp reduction with __shfl_down_sync; lane 0 of each warp adds the warp's sum.
 // KERNEL: warp_sum_exp grid=2 block=64 x=[128] out=[1] n=128
+// BENCH: warp_sum_exp grid=65536 block=256 x=[16777216] out=[1] n=16777216
 __global__ void warp_sum_exp(const float* x, float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float v = i < n ? expf(0.5f * x[i]) : 0.0f;
@@ -26,6 +28,7 @@ __global__ void warp_sum_exp(const float* x, float* out, int n) {
 
 // A butterfly reduction with __shfl_xor_sync: every lane gets its warp's sum, used per element.
 // KERNEL: warp_normalize grid=2 block=64 x=[128] y=[128] n=128
+// BENCH: warp_normalize grid=65536 block=256 x=[16777216] y=[16777216] n=16777216
 __global__ void warp_normalize(const float* x, float* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float v = x[i] * x[i];
@@ -36,6 +39,7 @@ __global__ void warp_normalize(const float* x, float* y, int n) {
 
 // A broadcast from lane 0, and a two-step scan with __shfl_up_sync.
 // KERNEL: warp_broadcast_scan grid=1 block=64 x=[64] y=[64] n=64
+// BENCH: warp_broadcast_scan grid=65536 block=256 x=[16777216] y=[16777216] n=16777216
 __global__ void warp_broadcast_scan(const float* x, float* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   int lane = threadIdx.x % 32;
@@ -50,6 +54,7 @@ __global__ void warp_broadcast_scan(const float* x, float* y, int n) {
 
 // A block reduction through shared memory, read back by every thread (a softmax's denominator).
 // KERNEL: block_softmax grid=2 block=64 x=[128] y=[128]
+// BENCH: block_softmax grid=262144 block=64 x=[16777216] y=[16777216]
 __global__ void block_softmax(const float* x, float* y) {
   __shared__ float sums[64];
   int t = threadIdx.x;

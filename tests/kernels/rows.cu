@@ -3,6 +3,7 @@
 
 // A three-point stencil; each block stages its elements and a halo of one on each side.
 // KERNEL: stencil_halo grid=3 block=64 x=[180] y=[180] n=180
+// BENCH: stencil_halo grid=262144 block=64 x=[16777216] y=[16777216] n=16777216
 __global__ void stencil_halo(const float* x, float* y, int n) {
   __shared__ float tile[66];
   int t = threadIdx.x;
@@ -27,6 +28,7 @@ ADJOINT_NONDIFFERENTIABLE __device__ float row_max(const float* x, int row, int 
 
 // One block of 32 threads per row: the row's maximum and sum by warp shuffles.
 // KERNEL: row_softmax grid=6 block=32 x=[384] y=[384] cols=64
+// BENCH: row_softmax grid=16384 block=32 x=[16777216] y=[16777216] cols=1024
 __global__ void row_softmax(const float* x, float* y, int cols) {
   int row = blockIdx.x;
   int lane = threadIdx.x;
@@ -39,6 +41,7 @@ __global__ void row_softmax(const float* x, float* y, int cols) {
 
 // Layer normalization of rows with a gain and a bias, one warp per row.
 // KERNEL: row_layernorm grid=4 block=32 x=[256] gamma=[64] beta=[64] y=[256] cols=64
+// BENCH: row_layernorm grid=16384 block=32 x=[16777216] gamma=[1024] beta=[1024] y=[16777216] cols=1024
 __global__ void row_layernorm(const float* x, const float* gamma, const float* beta, float* y, int cols) {
   int row = blockIdx.x;
   int lane = threadIdx.x;
@@ -58,6 +61,7 @@ __global__ void row_layernorm(const float* x, const float* gamma, const float* b
 
 // y = A x, one thread per row.
 // KERNEL: matvec grid=2 block=32 A=[600] x=[10] y=[60] rows=60 cols=10
+// BENCH: matvec grid=4096 block=256 A=[16777216] x=[16] y=[1048576] rows=1048576 cols=16
 __global__ void matvec(const double* A, const double* x, double* y, int rows, int cols) {
   int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r < rows) {
@@ -69,6 +73,7 @@ __global__ void matvec(const double* A, const double* x, double* y, int rows, in
 
 // A loss over a matrix-vector product with a shared bias vector indexed by the loop counter.
 // KERNEL: matvec_tanh_loss grid=2 block=32 A=[240] x=[4] bias=[4] loss=[1] rows=60
+// BENCH: matvec_tanh_loss grid=16384 block=256 A=[16777216] x=[4] bias=[4] loss=[1] rows=4194304
 __global__ void matvec_tanh_loss(const float* A, const float* x, const float* bias, float* loss, int rows) {
   int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r < rows) {

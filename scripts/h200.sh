@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The GPU runs of the kernel work, in two halves:
+#   scripts/h200.sh build   (here, with nvcc): the kernel checks and timings of tests/kernels and the
+#                           W1 sample, and the W1 benchmark, for sm_90, into build-gpu/
+#   scripts/h200.sh run OUT (on the H200 machine, with build-gpu/ carried there): runs the checks on
+#                           the GPU, each also under compute-sanitizer memcheck and racecheck, the
+#                           timings, bench/w1_bench and bench/w1_torch.py; logs go to OUT.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+case "${1:-}" in
+  build)
+    rm -rf build-gpu && mkdir -p build-gpu/kernels
+    for case in tests/kernels/*.cu samples/w1_loss/w1_loss.cu; do
+      python3 tests/run_kernel_case.py "$case" --adjoint build/bin/adjoint --gpu --build-only --keep build-gpu/kernels
+      python3 tests/run_kernel_case.py "$case" --adjoint build/bin/adjoint --gpu --build-only --bench --keep build-gpu/kernels
+    done
+    rm -f build-gpu/kernels/*.cu build-gpu/kernels/*.h build-gpu/kernels/*.o
+    nvcc -std=c++17 -O3 -arch=sm_90 -I runtime -I samples/w1_loss bench/w1_bench.cu samples/w1_loss/w1_loss.grad.cu \
+      -o build-gpu/w1_bench
+    ;;
+  run)
+    out=${2:?output directory}
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$out/machine.txt" 2>&1 || true
+    failed=0
+    for check in build-gpu/kernels/*.check; do
+      echo "== $(basename "$check" .check)" >> "$out/checks.txt"
+      "$check" >> "$out/checks.txt" 2>&1 || { echo "FAILED" >> "$out/checks.txt"; failed=1; }
+    done
+    build-gpu/w1_bench 26 > "$out/w1.txt" 2>&1 || failed=1
+    python3 bench/w1_torch.py 26 >> "$out/w1.txt" 2>&1 || failed=1
+    for bench in build-gpu/kernels/*.bench; do
+      echo "$(basename "$bench" .bench): $("$bench" | grep time:)" >> "$out/timings.txt"
+    done
+    for check in build-gpu/kernels/*.check; do
+      for tool in memcheck racecheck; do
+        if compute-sanitizer --tool $tool --error-exitcode 3 "$check" > "$out/sanitizer.log" 2>&1; then
+          echo "$(basename "$check" .check) $tool: clean" >> "$out/sanitizer.txt"
+        else
+          echo "$(basename "$check" .check) $tool: FAILED" >> "$out/sanitizer.txt"
+          grep -E "=========" "$out/sanitizer.log" | head -20 >> "$out/sanitizer.txt"
+          failed=1
+        fi
+      done
+    done
+    rm -f "$out/sanitizer.log"
+    exit $failed
+    ;;
+  *)
+    echo "usage: scripts/h200.sh build | run OUT" >&2
+    exit 2
+    ;;
+esac
