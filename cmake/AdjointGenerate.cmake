@@ -1,7 +1,8 @@
 # adjoint_generate(<target> SOURCES <files...> FUNCTIONS <names...> [MODE grad|jvp] [OPTIONS <args...>])
 #
 # Adds, for every source and function, a build step running `adjoint <mode>` that writes
-# <build dir>/adjoint/<target>/<source stem>.<function>.<mode>.cpp and .h, and adds the .cpp to <target>
+# <build dir>/adjoint/<target>/<source stem>.<function>.<mode>.cpp and .h (.cu and .h for a .cu
+# source: kernels and their launchers, for a target with CUDA enabled), and adds the source to <target>
 # (the .h directory and Adjoint's runtime headers go on its include path). The step sees the
 # target's include directories and compile definitions, and its depfile lists the source and every
 # header it includes: editing any of them regenerates, and nothing else does. OPTIONS go to the
@@ -23,8 +24,13 @@ function(adjoint_generate target)
   foreach(source ${ARG_SOURCES})
     get_filename_component(source_path ${source} ABSOLUTE)
     get_filename_component(stem ${source} NAME_WE)
+    get_filename_component(extension ${source} LAST_EXT)
+    set(out_extension .cpp)
+    if(extension STREQUAL ".cu")
+      set(out_extension .cu)
+    endif()
     foreach(fn ${ARG_FUNCTIONS})
-      set(out ${out_dir}/${stem}.${fn}.${ARG_MODE}.cpp)
+      set(out ${out_dir}/${stem}.${fn}.${ARG_MODE}${out_extension})
       set(header ${out_dir}/${stem}.${fn}.${ARG_MODE}.h)
       add_custom_command(
         OUTPUT ${out} ${header}
@@ -40,14 +46,21 @@ function(adjoint_generate target)
   target_include_directories(${target} PRIVATE ${out_dir} ${ADJOINT_INCLUDE_DIR})
 endfunction()
 
-# adjoint_add_check(<name> SOURCE <file> FUNCTION <name> [OPTIONS <args...>] [LINK <targets...>])
+# adjoint_add_check(<name> SOURCE <file> FUNCTION <name> [CPU] [OPTIONS <args...>] [LINK <targets...>])
 #
 # Builds the verification harness of `adjoint check` (finite differences and the dot-product test
 # on random inputs) for one function as the executable <name>, and registers it as a CTest test.
+# For a kernel (a .cu source) the harness is CUDA and runs on the GPU; with CPU, it and the
+# generated kernels are compiled as C++ and run on the CPU execution of kernels instead.
 function(adjoint_add_check name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;FUNCTION" "OPTIONS;LINK;INCLUDE_DIRECTORIES")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "CPU" "SOURCE;FUNCTION" "OPTIONS;LINK;INCLUDE_DIRECTORIES")
   get_filename_component(source_path ${ARG_SOURCE} ABSOLUTE)
-  set(harness ${CMAKE_CURRENT_BINARY_DIR}/adjoint/${name}.check.cpp)
+  get_filename_component(extension ${ARG_SOURCE} LAST_EXT)
+  set(harness_extension .cpp)
+  if(extension STREQUAL ".cu")
+    set(harness_extension .cu)
+  endif()
+  set(harness ${CMAKE_CURRENT_BINARY_DIR}/adjoint/${name}.check${harness_extension})
   set(include_flags)
   foreach(dir ${ARG_INCLUDE_DIRECTORIES})
     list(APPEND include_flags -I${dir})
@@ -62,6 +75,11 @@ function(adjoint_add_check name)
   adjoint_generate(${name} SOURCES ${ARG_SOURCE} FUNCTIONS ${ARG_FUNCTION} MODE grad OPTIONS ${ARG_OPTIONS})
   adjoint_generate(${name} SOURCES ${ARG_SOURCE} FUNCTIONS ${ARG_FUNCTION} MODE jvp OPTIONS ${ARG_OPTIONS})
   target_include_directories(${name} PRIVATE ${ARG_INCLUDE_DIRECTORIES})
+  if(ARG_CPU AND harness_extension STREQUAL ".cu")
+    get_target_property(sources ${name} SOURCES)
+    set_source_files_properties(${sources} TARGET_DIRECTORY ${name} PROPERTIES LANGUAGE CXX)
+    target_compile_definitions(${name} PRIVATE ADJOINT_CPU_EXECUTION)
+  endif()
   if(ARG_LINK)
     target_link_libraries(${name} PRIVATE ${ARG_LINK})
   endif()

@@ -83,6 +83,22 @@ harness = os.path.join(work, "harness.cpp")
 r = run("check", good, "--fn", "f", "--emit-harness", harness)
 check("--emit-harness writes the harness", r.returncode == 0 and "adjoint::verify<" in open(harness).read(), r.stderr)
 
+# adjoint check on a kernel: the CPU execution of kernels runs the harness; a wrong rule fails.
+kernel = os.path.join(work, "kernel.cu")
+with open(kernel, "w") as f:
+    f.write("__global__ void k(const float* x, const float* s, float* loss, int n) {\n"
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "  if (i < n) atomicAdd(loss, s[0] * sinf(x[i]));\n}\n")
+r = run("check", kernel, "--fn", "k", "--array-length", "100", "--block", "32", "--seed", "5")
+check("check passes a right kernel gradient", r.returncode == 0 and "all checks passed" in r.stdout and "seed 5" in r.stdout, r.stdout + r.stderr)
+with open(kernel, "w") as f:
+    f.write("__device__ float warp(float x) { return sinf(x); }\n"
+            "namespace adjoint::rules {\n__host__ __device__ inline float warp_dx(float x) { return cosf(x) * 1.05f; }\n}\n"
+            "__global__ void k(const float* x, float* y, int n) {\n"
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = warp(x[i]);\n}\n")
+r = run("check", kernel, "--fn", "k", "--array-length", "100")
+check("check fails a kernel with a wrong rule", r.returncode == 1 and "FAILED" in r.stdout, r.stdout + r.stderr)
+
 # Very large inputs: nesting beyond the frontend's limit is a diagnostic, not a stack overflow;
 # a file of thousands of functions is fine.
 deep = os.path.join(work, "deep.cpp")

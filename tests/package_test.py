@@ -35,11 +35,19 @@ r = run("cmake", "-S", consumer, "-B", consumer_build, "-G", "Ninja", f"-DCMAKE_
 check("configure against the installed package", r.returncode == 0)
 r = run("cmake", "--build", consumer_build)
 check("build: the gradient is generated and compiled", r.returncode == 0 and "adjoint grad chain --fn energy" in r.stdout)
+cuda = shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc")
+if cuda:
+    check("a CUDA-language target gets its kernel's gradient, compiled by nvcc",
+          "adjoint grad springs --fn spring_loss" in r.stdout and "Building CUDA object" in r.stdout)
+else:
+    print("note: no nvcc: the consumer's CUDA target was not built")
 r = run(os.path.join(consumer_build, "relax"))
 check("the consumer relaxes the chain with the generated gradient", r.returncode == 0 and "gradient norm" in r.stdout)
 r = run("ctest", "--test-dir", consumer_build, "--output-on-failure")
-check("adjoint_add_check's test passes", r.returncode == 0 and "all checks passed" in r.stdout + open(
-    os.path.join(consumer_build, "Testing", "Temporary", "LastTest.log")).read())
+log = open(os.path.join(consumer_build, "Testing", "Temporary", "LastTest.log")).read()
+check("adjoint_add_check's test passes", r.returncode == 0 and "all checks passed" in r.stdout + log)
+if cuda:
+    check("and so does the kernel's, on the CPU execution of kernels", "spring_loss_check" in log and "dot-product test" in log)
 r = run("cmake", "--build", consumer_build)
 check("nothing regenerates when nothing changed", r.returncode == 0 and "no work to do" in r.stdout)
 os.utime(os.path.join(consumer, "include", "chain.h"))

@@ -40,6 +40,10 @@ cl::opt<unsigned> arrayLength("array-length", cl::desc("Elements of every array 
 cl::opt<std::string> emitHarness("emit-harness", cl::desc("Write the verification harness source here instead of building and running it"),
                                  cl::value_desc("file"), cl::cat(checkCategory));
 cl::opt<bool> keep("keep", cl::desc("Keep the directory where the harness was built"), cl::cat(checkCategory));
+cl::opt<unsigned> blockSize("block", cl::desc("Kernels: threads per block"), cl::init(64), cl::cat(checkCategory));
+cl::opt<unsigned> gridSize("grid", cl::desc("Kernels: blocks (default: one thread per array element)"), cl::init(0), cl::cat(checkCategory));
+cl::opt<bool> onGpu("gpu", cl::desc("Kernels: build with nvcc and run on the GPU (default: the CPU execution of kernels)"),
+                    cl::cat(checkCategory));
 
 // LLVM's own options already hold the names --print-after and --time-passes, so these two are
 // read before llvm::cl runs.
@@ -189,8 +193,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (mode == "check") {
-    adjoint::driver::CheckOptions check{o, seed, std::vector<long>(intValues.begin(), intValues.end()), arrayLength,
-                                        emitHarness, keep};
+    adjoint::driver::CheckOptions check{o,         seed,    std::vector<long>(intValues.begin(), intValues.end()),
+                                        arrayLength, blockSize, gridSize, onGpu, emitHarness, keep};
     return adjoint::driver::runCheck(check);
   }
   std::optional<adjoint::driver::PipelineResult> result;

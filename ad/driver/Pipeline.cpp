@@ -115,6 +115,7 @@ codegen::Output emitOutput(const ir::Module& original, const std::vector<ir::Fun
   ir::Module forward = original;
   for (ir::Function& f : forward.functions) {
     f.body = ir::clone(f.body);
+    transforms::uniqueLocalNames(f);  // dead-code removal tells variables apart by name
     transforms::removeDeadCode(f, &original);
   }
   codegen::Output out = codegen::emit(forward, derivatives, options);

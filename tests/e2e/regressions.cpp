@@ -56,3 +56,21 @@ double element_overwrites(const double* x, int n, double a, double b) {
   return b + 0.125 * w[6];
 }
 // CHECK: element_overwrites
+
+// Two locals of one name in different scopes of a helper, one of them dead once the copy of the
+// helper in the generated file drops the stores nothing reads: the copy kept `t = 0.5` and left
+// a variable set but not used (an error under -Werror). Found by random testing, batch 600004.
+double shadowed_locals(double u, double v) {
+  if (v > 10.0) {
+    double t = 2.0;
+    v = t / (1.5 + t * t);
+  }
+  for (int i = 2; i >= 0; --i) {
+    double t = std::tanh(v);
+    t = 0.5;
+    u += 0.125 * std::sin(t);
+  }
+  return std::sin(v);
+}
+double calls_shadowed_locals(double x) { return shadowed_locals(x, x * x) * x; }
+// CHECK: calls_shadowed_locals
