@@ -67,6 +67,7 @@ class Parallelizer {
   bool deterministic_;
   std::set<std::string> invariant_;  // scalar parameters the kernel never assigns
   std::vector<BlockSum> sums_;
+  SourceLoc line_;  // of the forward statement whose adjoint is being visited
   std::map<std::string, std::vector<ExprPtr>> accesses_;  // adjoint array -> the indices it is used at
 
   // The adjoint of a scalar parameter of a device function lives in its caller's thread.
@@ -101,6 +102,7 @@ class Parallelizer {
 
   void visit(StmtList& body) {
     for (StmtPtr& s : body) {
+      if (s->loc.line) line_ = s->loc;
       if (s->kind == StmtKind::Assign && (s->op == "+=" || s->op == "-=")) accumulation(*s);
       visit(s->body);
       visit(s->elseBody);
@@ -151,7 +153,7 @@ class Parallelizer {
       return;
     }
     if (deterministic_)
-      throw Diagnostic(s.loc, "--deterministic: the adjoint of " + read + " needs a floating-point atomicAdd (threads may share the index)",
+      throw Diagnostic(s.loc.line ? s.loc : line_, "--deterministic: the adjoint of " + read + " needs a floating-point atomicAdd (threads may share the index)",
                        "index arrays read in the kernel by the thread's index (i = blockIdx.x * blockDim.x + threadIdx.x), or drop --deterministic");
     if (s.op == "-=") s.expr = neg(s.expr);
     s.op = "+=";
