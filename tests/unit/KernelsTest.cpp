@@ -1,0 +1,106 @@
+// The kernel passes on hand-built IR: how values spread over threads, how adjoints are
+// accumulated, halving loops, running blocks in turn.
+#include <doctest/doctest.h>
+
+#include "ad/analysis/ThreadIndex.h"
+#include "ad/ir/Diagnostic.h"
+#include "ad/ir/Printer.h"
+#include "transforms/Passes.h"
+
+using namespace adjoint;
+using namespace adjoint::ir;
+using analysis::Spread;
+
+namespace {
+
+const Type kFloat = Type::of(Scalar::Float);
+const Type kInt = Type::integer();
+const Type kUnsigned = Type::integer("unsigned int", true);
+const Type kFloats = kFloat.pointerTo(false);
+
+ExprPtr builtin(const char* name) { return var(name, kUnsigned); }
+
+// int i = blockIdx.x * blockDim.x + threadIdx.x;
+StmtPtr globalIndex(const char* name) {
+  return decl(name, kInt, cast(kInt, binary("+", binary("*", builtin("blockIdx.x"), builtin("blockDim.x")), builtin("threadIdx.x"))));
+}
+
+Function kernel(StmtList body) {
+  Function f;
+  f.name = "k";
+  f.kernel = true;
+  f.device = false;
+  f.host = false;
+  f.returnType = Type::of(Scalar::Void);
+  f.params = {{"x", kFloats}, {"n", kInt}, {"x_bar", kFloats}, {"a_bar", kFloats}};
+  f.body = std::move(body);
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("the global thread index and its shifts are injective over the grid; threadIdx.x only over a block") {
+  ExprPtr i = var("i", kInt), n = var("n", kInt);
+  Function f = kernel({globalIndex("i"), decl("j", kInt, binary("+", i, n)), decl("t", kInt, cast(kInt, builtin("threadIdx.x")))});
+  analysis::ThreadIndexing threads(f);
+  CHECK(threads.spread(i) == Spread::GridInjective);
+  CHECK(threads.spread(var("j", kInt)) == Spread::GridInjective);
+  CHECK(threads.spread(binary("*", i, number(2, kInt))) == Spread::GridInjective);
+  CHECK(threads.spread(var("t", kInt)) == Spread::BlockInjective);
+  CHECK(threads.spread(binary("*", i, i)) == Spread::Varying);
+  CHECK(threads.spread(n) == Spread::Uniform);
+  CHECK(threads.spread(number(0, kInt)) == Spread::Uniform);
+}
+
+TEST_CASE("reading threadIdx.y gives up injectivity: the launch may not be one-dimensional") {
+  Function f = kernel({globalIndex("i"), decl("r", kInt, cast(kInt, builtin("threadIdx.y")))});
+  analysis::ThreadIndexing threads(f);
+  CHECK_FALSE(threads.oneDimensional());
+  CHECK(threads.spread(var("i", kInt)) == Spread::Varying);
+}
+
+TEST_CASE("adjoints are added plainly, summed per block, or atomically, and the choice is commented") {
+  ExprPtr i = var("i", kInt), xbar = var("x_bar", kFloats), abar = var("a_bar", kFloats), v = var("v", kFloat);
+  Function f = kernel({globalIndex("i"), decl("v", kFloat, number(1, kFloat)),
+                       assign(index(xbar, i), "+=", v),                                   // injective
+                       assign(index(abar, number(0, kInt)), "+=", v),                     // uniform
+                       assign(index(xbar, binary("+", i, number(1, kInt))), "+=", v)});  // x_bar used at two indices
+  transforms::parallelizeAdjoints(f, false);
+  std::string text = print(f.body);
+  CHECK(text.find("a_bar_sum += v;") != std::string::npos);
+  CHECK(text.find("atomicAdd(&x_bar[i], v)") != std::string::npos);  // i and i + 1 meet across threads
+  CHECK(text.find("atomicAdd(&x_bar[i + 1], v)") != std::string::npos);
+  CHECK(text.find("adjoint::sum_over_threads_into(&a_bar[0], a_bar_sum, partial_sums, 0u)") != std::string::npos);
+  CHECK(text.find("a[0]: the same address in every thread") != std::string::npos);
+  CHECK(f.threadSums.size() == 1);
+  CHECK(f.params.back().name == "virtual_blocks");  // a reducing kernel runs blocks in turn
+}
+
+TEST_CASE("one index per adjoint array, injective: a plain +=") {
+  ExprPtr i = var("i", kInt), xbar = var("x_bar", kFloats);
+  Function f = kernel({globalIndex("i"), assign(index(xbar, i), "+=", number(2, kFloat)), assign(index(xbar, i), "*=", number(3, kFloat))});
+  transforms::parallelizeAdjoints(f, false);
+  CHECK(print(f.body).find("// x[i]: index injective over threads: plain +=\nx_bar[i] += 2.0f;") != std::string::npos);
+  CHECK(f.needsOneDimensionalLaunch);
+}
+
+TEST_CASE("--deterministic rejects an adjoint that needs a floating-point atomic") {
+  ExprPtr xbar = var("x_bar", kFloats);
+  ExprPtr j = index(var("idx", Type::integer().pointerTo(true)), cast(kInt, builtin("threadIdx.x")));
+  Function f = kernel({assign(index(xbar, j), "+=", number(1, kFloat))});
+  CHECK_THROWS_AS(transforms::parallelizeAdjoints(f, true), Diagnostic);
+}
+
+TEST_CASE("a halving loop becomes a counted loop that recomputes its counter") {
+  Function f = kernel({});
+  ExprPtr s = var("s", kInt);
+  f.body = {forStmt(decl("s", kInt, number(16, kInt)), binary(">", s, number(0, kInt)), assign(s, ">>=", number(1, kInt)),
+                    {eval(call("__syncthreads", {}, Type::of(Scalar::Void)))})};
+  transforms::countHalvingLoops(f);
+  CHECK(print(f.body) ==
+        "for (int s_halving = 0; s_halving < adjoint::halvings(16); ++s_halving) {\n"
+        "  // halving loop, counted: s halves each iteration\n"
+        "  int s = 16 >> s_halving;\n"
+        "  __syncthreads();\n"
+        "}\n");
+}
