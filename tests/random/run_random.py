@@ -2,7 +2,10 @@
 """Differential testing with random programs: generates batches of random differentiable
 functions (random_programs) and verifies every generated gradient with tests/run_case.py.
 
-  run_random.py --generator G --adjoint A [--seed S | --fresh] [--count N] [--batch B] [--keep DIR]
+  run_random.py --generator G --adjoint A [--seed S | --fresh] [--count N] [--batch B] [--keep DIR] [--kernels]
+
+--kernels generates CUDA kernels instead and checks them with tests/run_kernel_case.py (nvcc for
+sm_90, then the CPU execution of kernels).
 
 --fresh draws the seed from the clock and prints it, so that a failure can be replayed with
 --seed. A failing batch is kept (in --keep, default /tmp) with its log."""
@@ -25,6 +28,7 @@ p.add_argument("--batch", type=int, default=40)
 p.add_argument("--keep", default=tempfile.gettempdir())
 p.add_argument("--runtime", default=os.path.join(here, "..", "..", "runtime"))
 p.add_argument("--cxxflags", default="")
+p.add_argument("--kernels", action="store_true")
 args = p.parse_args()
 seed = int(time.time()) if args.fresh or args.seed is None else args.seed
 print(f"random programs: seed {seed}, {args.count} functions in batches of {args.batch}")
@@ -33,12 +37,18 @@ work = tempfile.mkdtemp(prefix="adjoint-random-")
 checked = failed_batches = skipped = 0
 for b in range(0, args.count, args.batch):
     batch_seed = seed * 1000 + b // args.batch
-    source = os.path.join(work, f"random_{batch_seed}.cpp")
-    subprocess.run([args.generator, str(batch_seed), str(min(args.batch, args.count - b)), source], check=True)
-    r = subprocess.run([sys.executable, os.path.join(here, "..", "run_case.py"), "numerical", source, "--adjoint",
-                        args.adjoint, "--runtime", args.runtime, "--cxxflags=" + args.cxxflags, "--opt=-O0"],
-                       capture_output=True, text=True)
-    checked += r.stdout.count("gradient vs finite differences")
+    source = os.path.join(work, f"random_{batch_seed}" + (".cu" if args.kernels else ".cpp"))
+    subprocess.run([args.generator, *(["--kernels"] if args.kernels else []), str(batch_seed),
+                    str(min(args.batch, args.count - b)), source], check=True)
+    if args.kernels:
+        r = subprocess.run([sys.executable, os.path.join(here, "..", "run_kernel_case.py"), source, "--adjoint", args.adjoint,
+                            "--runtime", args.runtime, "--cxxflags=" + args.cxxflags], capture_output=True, text=True)
+        checked += r.stdout.count("dot-product test")
+    else:
+        r = subprocess.run([sys.executable, os.path.join(here, "..", "run_case.py"), "numerical", source, "--adjoint",
+                            args.adjoint, "--runtime", args.runtime, "--cxxflags=" + args.cxxflags, "--opt=-O0"],
+                           capture_output=True, text=True)
+        checked += r.stdout.count("gradient vs finite differences")
     skipped += r.stdout.count("skipped")
     print(f"  batch {b // args.batch + 1}: {checked} functions checked so far", flush=True)
     if r.returncode != 0:
