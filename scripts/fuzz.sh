@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer target over the pipeline (CMake preset fuzz: Clang 22, AddressSanitizer)
-# and fuzzes it for the given number of seconds (default 60), seeded with the samples and tests.
+# and fuzzes it for the given number of seconds (default 60), seeded with the samples and tests
+# (kernels included).
 # Crashes, sanitizer reports and hangs (over 20 s for one input) fail the run; the input that
 # caused one is left in build-fuzz/ as crash-*, leak-* or timeout-*.
 set -euo pipefail
@@ -11,7 +12,7 @@ cmake --preset fuzz > /dev/null
 cmake --build --preset fuzz
 corpus=build-fuzz/corpus
 mkdir -p "$corpus"
-cp samples/*/*[a-z].cpp tests/e2e/*.cpp tests/bad/*.cpp "$corpus"/ 2>/dev/null || true
+cp samples/*/*[a-z].cpp samples/*/*[a-z].cu tests/e2e/*.cpp tests/bad/*.cpp tests/bad/*.cu tests/kernels/*.cu "$corpus"/ 2>/dev/null || true
 cd build-fuzz
 # Diagnostics for malformed inputs go to stderr by design: keep the fuzzer's report readable.
 ASAN_OPTIONS=detect_leaks=1 bin/fuzz_pipeline corpus -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \

@@ -66,11 +66,13 @@ namespace adjoint::transforms {
 void dropOutputStores(ir::Function& d, const ir::Function& primal);
 
 // Decides how each adjoint the kernel `d` adds into memory is accumulated, and says so in a
-// comment: a plain += where the index is injective over threads; where every thread adds to
-// the same address (a[0], a scalar parameter), a sum in a register, reduced over the block at
-// the end of the kernel and added once per block (or stored as the block's partial sum, when the
-// launch passes `partial_sums`); an atomicAdd otherwise, or a diagnostic when
-// `deterministic`. Shared adjoint arrays are zeroed by the block first.
+// comment: a plain += where the index is injective over threads (and the adjoint array is used at
+// that index alone); where every thread adds to the same address (a[0], a scalar parameter), a
+// sum in a register, added at the end of the kernel as per-warp partial sums (the launcher adds
+// them in a fixed order; launched without `partial_sums`, one atomicAdd per block); where the
+// address is the same across the warp at a time, one atomicAdd per warp; an atomicAdd
+// otherwise, or a diagnostic when `deterministic`. Shared adjoint arrays are zeroed by the block
+// first. In a device function every adjoint in memory is added with atomicAdd.
 void parallelizeAdjoints(ir::Function& d, bool deterministic);
 
 // Makes a kernel without shared memory or barriers run the blocks of its one-dimensional launch

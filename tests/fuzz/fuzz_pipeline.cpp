@@ -1,6 +1,7 @@
 // libFuzzer target over the whole pipeline, from source text to generated code: parse the input
-// as a C++ file, then differentiate up to three of its functions in both modes. Any input must
-// end in generated code or diagnostics, never in a crash, a sanitizer report or a hang.
+// as a C++ file (as a CUDA file, with the toolkit's headers, when it mentions __global__), then
+// differentiate up to three of its functions in both modes. Any input must end in generated code
+// or diagnostics, never in a crash, a sanitizer report or a hang.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -11,7 +12,7 @@
 namespace {
 
 void differentiateAll(const std::string& text) {
-  const std::string path = "/adjoint-fuzz/input.cpp";
+  const std::string path = text.find("__global__") != std::string::npos ? "/adjoint-fuzz/input.cu" : "/adjoint-fuzz/input.cpp";
   auto module = adjoint::frontend::parse({path, text, {"-std=c++17"}, "", {}});
   if (!module) return;
   size_t tried = 0;
