@@ -30,7 +30,8 @@ struct BlockSum {
 
 class Parallelizer {
  public:
-  Parallelizer(Function& d, bool deterministic) : d_(d), threads_(d), deterministic_(deterministic) {
+  Parallelizer(Function& d, bool tangents, bool deterministic)
+      : d_(d), threads_(d), tangents_(tangents), deterministic_(deterministic), suffix_(tangents ? "_dot" : "_bar") {
     std::set<std::string> assigned = analysis::assignedVariables(d.body);
     for (const Param& p : d.params)
       if (!p.type.pointer && !assigned.count(p.name)) invariant_.insert(p.name);
@@ -51,7 +52,7 @@ class Parallelizer {
                                Type::of(Scalar::Void))));
       d_.threadSums.push_back(s.target);
     }
-    head.front()->comment = "adjoints every thread adds to the same address: summed in registers first";
+    head.front()->comment = std::string(tangents_ ? "tangents" : "adjoints") + " every thread adds to the same address: summed in registers first";
     tail.front()->comment = "summed over the threads: one partial sum per warp, which the launcher adds in a fixed order\n"
                             "(or, launched without partial_sums, one atomicAdd per block)";
     // A kernel that reduces over all its threads runs on as many blocks as the GPU holds at once.
@@ -64,7 +65,9 @@ class Parallelizer {
  private:
   Function& d_;
   analysis::ThreadIndexing threads_;
+  bool tangents_;  // forward mode: only the atomicAdds the forward wrote are reconsidered
   bool deterministic_;
+  std::string suffix_;
   std::set<std::string> invariant_;  // scalar parameters the kernel never assigns
   std::vector<BlockSum> sums_;
   SourceLoc line_;  // of the forward statement whose adjoint is being visited
@@ -77,7 +80,7 @@ class Parallelizer {
   }
 
   bool isMemoryAdjoint(const Expr& array) const {
-    return array.kind == ExprKind::Var && endsWith(array.text, "_bar") && (array.type.shared || d_.param(array.text));
+    return array.kind == ExprKind::Var && endsWith(array.text, suffix_) && (array.type.shared || d_.param(array.text));
   }
 
   void collectAccesses() {
@@ -122,6 +125,7 @@ class Parallelizer {
   }
 
   void accumulation(Stmt& s) {
+    if (tangents_ && !s.atomic) return;
     bool shared = false;
     ExprPtr target = memoryTarget(*s.lhs, shared);
     if (!target) return;
@@ -130,7 +134,7 @@ class Parallelizer {
     Spread spread = threads_.spread(target->operands[1]);
     if (!d_.kernel && !shared) spread = Spread::Varying;
     bool injective = (spread == Spread::GridInjective || (shared && spread == Spread::BlockInjective)) && singleIndex(bar);
-    if (injective) {
+    if (injective && !tangents_) {
       d_.needsOneDimensionalLaunch = true;
       s.comment = withNote(s.comment, read + ": index injective over threads: plain " + s.op);
       return;
@@ -139,9 +143,11 @@ class Parallelizer {
     if (!d_.kernel) spread = Spread::Varying;
     if (!shared && spread == Spread::Uniform && readsOnlyInvariants(target->operands[1])) {
       s.lhs = var(blockSum(target), target->type.element());
+      s.atomic = false;
       s.comment = withNote(s.comment, read + ": the same address in every thread: summed in a register, added below");
       return;
     }
+    if (tangents_) return;  // the forward's own atomicAdd, kept
     if (!shared && d_.kernel && spread == Spread::Uniform && !deterministic_) {
       // The address changes (with a loop counter, say) but is the same in every thread at a time.
       ExprPtr value = s.op == "-=" ? neg(s.expr) : s.expr;
@@ -196,6 +202,8 @@ class Parallelizer {
 
 }  // namespace
 
-void parallelizeAdjoints(Function& d, bool deterministic) { Parallelizer(d, deterministic).run(); }
+void parallelizeAdjoints(Function& d, bool deterministic) { Parallelizer(d, false, deterministic).run(); }
+
+void parallelizeTangents(Function& d) { Parallelizer(d, true, false).run(); }
 
 }  // namespace adjoint::transforms

@@ -74,6 +74,10 @@ void dropOutputStores(ir::Function& d, const ir::Function& primal);
 // otherwise, or a diagnostic when `deterministic`. Shared adjoint arrays are zeroed by the block
 // first. In a device function every adjoint in memory is added with atomicAdd.
 void parallelizeAdjoints(ir::Function& d, bool deterministic);
+// The same for a kernel's forward mode, whose tangents are stored as the forward stores its
+// values, except the atomicAdds the forward wrote: those into an address the same in every thread
+// become a register sum added once per warp, as above; the others stay.
+void parallelizeTangents(ir::Function& d);
 
 // Makes a kernel without shared memory or barriers run the blocks of its one-dimensional launch
 // in turn: its body goes into `for (virtual_block = blockIdx.x; virtual_block < virtual_blocks;

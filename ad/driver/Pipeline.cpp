@@ -145,12 +145,13 @@ std::optional<PipelineResult> runStages(const ir::Module& original, const Pipeli
       return 0;
     });
     stages.dump("simplify", printFunctions(result.derivatives));
-    if (o.mode == derive::Mode::Reverse)
-      stages.run("parallelize", [&] {
-        for (ir::Function& d : result.derivatives)
-          if (d.kernel || d.device) transforms::parallelizeAdjoints(d, o.deterministic);
-        return 0;
-      });
+    stages.run("parallelize", [&] {
+      for (ir::Function& d : result.derivatives) {
+        if (o.mode == derive::Mode::Reverse && (d.kernel || d.device)) transforms::parallelizeAdjoints(d, o.deterministic);
+        if (o.mode == derive::Mode::Forward && d.kernel) transforms::parallelizeTangents(d);
+      }
+      return 0;
+    });
     stages.dump("parallelize", printFunctions(result.derivatives));
   } catch (const ir::Diagnostic& d) {
     printDiagnostic(original, d);
