@@ -23,7 +23,7 @@ bool endsWith(const std::string& s, const std::string& suffix) {
 std::string withNote(const std::string& comment, const std::string& note) { return comment.empty() ? note : note + "\n" + comment; }
 
 // One register sum of adjoints that every thread adds to the same address.
-struct BlockSum {
+struct ThreadSum {
   std::string name;
   ExprPtr target;  // the address, e.g. a_bar[0]
 };
@@ -44,7 +44,7 @@ class Parallelizer {
     if (sums_.empty()) return;
     StmtList head, tail;
     for (size_t k = 0; k < sums_.size(); ++k) {
-      const BlockSum& s = sums_[k];
+      const ThreadSum& s = sums_[k];
       Type t = s.target->type.element();
       head.push_back(decl(s.name, t, number(0, t)));
       ExprPtr slot = number(static_cast<double>(k), Type::integer("unsigned", true));
@@ -55,7 +55,7 @@ class Parallelizer {
     head.front()->comment = std::string(tangents_ ? "tangents" : "adjoints") + " every thread adds to the same address: summed in registers first";
     tail.front()->comment = "summed over the threads: one partial sum per warp, which the launcher adds in a fixed order\n"
                             "(or, launched without partial_sums, one atomicAdd per block)";
-    // A kernel that reduces over all its threads runs on as many blocks as the GPU holds at once.
+    // A kernel that reduces over all its threads runs its blocks in turn on fewer, longer-lived ones.
     d_.blocksInTurn = d_.kernel && runBlocksInTurn(d_);
     d_.body.insert(d_.body.begin(), head.begin(), head.end());
     d_.body.insert(d_.body.end(), tail.begin(), tail.end());
@@ -69,7 +69,7 @@ class Parallelizer {
   bool deterministic_;
   std::string suffix_;
   std::set<std::string> invariant_;  // scalar parameters the kernel never assigns
-  std::vector<BlockSum> sums_;
+  std::vector<ThreadSum> sums_;
   SourceLoc line_;  // of the forward statement whose adjoint is being visited
   std::map<std::string, std::vector<ExprPtr>> accesses_;  // adjoint array -> the indices it is used at
 
@@ -142,7 +142,7 @@ class Parallelizer {
     // A device function cannot know which threads call it with which arguments.
     if (!d_.kernel) spread = Spread::Varying;
     if (!shared && spread == Spread::Uniform && readsOnlyInvariants(target->operands[1])) {
-      s.lhs = var(blockSum(target), target->type.element());
+      s.lhs = var(threadSum(target), target->type.element());
       s.atomic = false;
       s.comment = withNote(s.comment, read + ": the same address in every thread: summed in a register, added below");
       return;
@@ -173,11 +173,11 @@ class Parallelizer {
     return true;
   }
 
-  std::string blockSum(const ExprPtr& target) {
-    for (const BlockSum& s : sums_)
+  std::string threadSum(const ExprPtr& target) {
+    for (const ThreadSum& s : sums_)
       if (sameExpr(*s.target, *target)) return s.name;
     std::string name = target->operands[0]->text + "_sum";
-    for (int k = 2; std::any_of(sums_.begin(), sums_.end(), [&](const BlockSum& s) { return s.name == name; }); ++k)
+    for (int k = 2; std::any_of(sums_.begin(), sums_.end(), [&](const ThreadSum& s) { return s.name == name; }); ++k)
       name = target->operands[0]->text + "_sum_" + std::to_string(k);
     sums_.push_back({name, target});
     return name;
