@@ -98,10 +98,6 @@ std::string baseName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // What the entry point computes and what each derivative parameter means, for the header.
 std::string entryDoc(const Function& d, const Module& original) {
   const Function* f = original.find(d.primal);

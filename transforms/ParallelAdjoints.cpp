@@ -14,10 +14,6 @@ namespace {
 using namespace ir;
 using analysis::Spread;
 
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // The note goes first: a long comment naming the forward line may wrap, and the formatter would
 // join a note after it into its last line.
 std::string withNote(const std::string& comment, const std::string& note) { return comment.empty() ? note : note + "\n" + comment; }

@@ -10,10 +10,6 @@ using namespace ir;
 
 namespace {
 
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // Pointer parameters of `callee` it both reads and writes: a pullback that re-runs the callee
 // from the state after the call would read the updated values.
 std::set<std::string> inPlaceArrays(const Function& callee) {

@@ -1,6 +1,5 @@
 #include "ad/driver/Check.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -70,8 +69,6 @@ std::string harness(const CheckOptions& o, const Generated& g, const std::string
   return h.str();
 }
 
-bool hasParam(const ir::Function& f, const std::string& name) { return f.param(name) != nullptr; }
-
 // The harness of a kernel: its arrays (all --array-length long; integer arrays hold valid indices
 // below that), its integer scalars (--int-values, else the array length), float scalars 0.7;
 // the forward, the vjp launcher and the jvp launcher around adjoint::KernelCheck.
@@ -79,10 +76,10 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
   const ir::Function& f = *g.grad.prepared.find(o.pipeline.function);
   const ir::Function& vjp = g.grad.derivatives.front();
   const ir::Function& jvp = g.jvp.derivatives.front();
-  std::ostringstream decls, forward, reverse, tangent;
+  std::ostringstream decls, forward;
   size_t ints = 0;
   for (const ir::Param& p : f.params) {
-    bool differentiated = p.type.isFloating() && (hasParam(vjp, p.name + "_bar") || hasParam(jvp, p.name + "_dot"));
+    bool differentiated = p.type.isFloating() && (vjp.param(p.name + "_bar") || jvp.param(p.name + "_dot"));
     std::string t = p.type.scalarSpelling(), diff = differentiated ? "true" : "false";
     if (p.type.pointer) {
       std::string range = p.type.isFloating() ? "-1, 1" : "0, " + std::to_string(o.arrayLength);
@@ -107,7 +104,6 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
     }
     return args;
   };
-  bool isDouble = f.params.end() != std::find_if(f.params.begin(), f.params.end(), [](const ir::Param& p) { return p.type.scalar == ir::Scalar::Double; });
   unsigned grid = o.grid ? o.grid : static_cast<unsigned>((o.arrayLength + o.block - 1) / o.block);
   std::ostringstream h;
   h << "// Verification harness written by `adjoint check` for the kernel " << f.name << " in " << source << ".\n"
@@ -121,8 +117,7 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
     << "  dim3 grid(" << grid << "), block(" << o.block << ");\n"
     << "  bool ok = c.run([&] { check(adjoint::launch(" << f.name << ", grid, block, 0, nullptr" << forward.str() << ")); },\n"
     << "                  [&] { check(" << vjp.name << "_launch(grid, block, 0, nullptr" << derivativeArgs(vjp, "_bar") << ")); },\n"
-    << "                  [&] { check(" << jvp.name << "_launch(grid, block, 0, nullptr" << derivativeArgs(jvp, "_dot") << ")); },\n"
-    << "                  " << (isDouble ? "1e-6, 1e-10, 1e-3, 1.1e-16" : "2e-3, 1e-4, 1e-2, 6e-8") << ");\n"
+    << "                  [&] { check(" << jvp.name << "_launch(grid, block, 0, nullptr" << derivativeArgs(jvp, "_dot") << ")); });\n"
     << "  std::printf(ok ? \"all checks passed\\n\" : \"checks FAILED\\n\");\n  return ok ? 0 : 1;\n}\n";
   return h.str();
 }

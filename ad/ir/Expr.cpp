@@ -197,6 +197,10 @@ ExprPtr deref(ExprPtr pointer) {
 bool isZero(const ExprPtr& e) { return e->kind == ExprKind::Number && e->value == 0; }
 bool isOne(const ExprPtr& e) { return e->kind == ExprKind::Number && e->value == 1; }
 
+bool endsWith(const std::string& name, const std::string& suffix) {
+  return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 bool isComparison(const std::string& op) {
   return op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=";
 }

@@ -60,6 +60,8 @@ bool isComparison(const std::string& op);
 bool isLogical(const std::string& op);
 // The variable an lvalue (x, x[i], s.f, *p) names.
 const std::string& rootName(const Expr& lvalue);
+// Whether `name` ends with `suffix`: how derivative names (x_bar, x_dot) are told apart.
+bool endsWith(const std::string& name, const std::string& suffix);
 bool sameExpr(const Expr& a, const Expr& b);
 // Calls visit(e) for e and all its subexpressions, parents first.
 template <class F>

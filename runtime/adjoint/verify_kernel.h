@@ -71,6 +71,13 @@ class KernelCheck {
 
   // Runs the checks; `tolerance`: the largest relative error accepted in each. Returns whether
   // all passed.
+  // The checks with the tolerances of the kernel's precision: double's when a floating parameter
+  // is a double, float's otherwise.
+  bool run(const std::function<void()>& forward, const std::function<void()>& vjp, const std::function<void()>& jvp) {
+    bool doubles = std::any_of(params_.begin(), params_.end(), [](const Param& p) { return p.floating && p.elementBytes == 8; });
+    return doubles ? run(forward, vjp, jvp, 1e-6, 1e-10, 1e-3, 1.1e-16) : run(forward, vjp, jvp, 2e-3, 1e-4, 1e-2, 6e-8);
+  }
+
   // `roundoff`: the unit roundoff of the kernel's arithmetic; the differences' own rounding error
   // (roundoff * |<w, F>| / step) is allowed on top of the tolerance.
   bool run(const std::function<void()>& forward, const std::function<void()>& vjp, const std::function<void()>& jvp,
