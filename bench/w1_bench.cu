@@ -134,10 +134,10 @@ int main(int argc, char** argv) {
     std::function<void()> run;
   };
   std::vector<Variant> variants{
-      {"generated w1_loss_vjp_launch (partial sums, fixed-order second pass)",
+      {"generated w1_loss_vjp_launch (block sums added in a fixed order)",
        [&] { CHECK(w1_loss_vjp_launch(grid, block, 0, 0, x, y, a, b, loss, n, a_bar, b_bar, loss_bar)); }},
-      {"generated w1_loss_vjp, forward's grid, no partial sums (atomic per block)",
-       [&] { CHECK(adjoint::launch(w1_loss_vjp, grid, block, 0, 0, x, y, a, b, loss, n, a_bar, b_bar, loss_bar, (double*)nullptr, grid.x)); }},
+      {"generated w1_loss_vjp, forward's grid, no block sums (atomic per block)",
+       [&] { CHECK(adjoint::launch(w1_loss_vjp, grid, block, 0, 0, x, y, a, b, loss, n, a_bar, b_bar, loss_bar, adjoint::BlockSums{}, grid.x)); }},
       {"hand-written: atomicAdd per thread", [&] { CHECK(adjoint::launch(vjp_atomic_per_thread, grid, block, 0, 0, x, y, a, b, n, a_bar, b_bar, loss_bar)); }},
       {"hand-written: block reduction, atomicAdd per block",
        [&] { CHECK(adjoint::launch(vjp_atomic_per_block, grid, block, 0, 0, x, y, a, b, n, a_bar, b_bar, loss_bar)); }},

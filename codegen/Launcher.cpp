@@ -8,11 +8,11 @@ using namespace ir;
 
 namespace {
 
-// The kernel's parameters a caller passes: all but the partial sums the launcher provides.
+// The kernel's parameters a caller passes: all but the block sums and count the launcher provides.
 std::vector<Param> callerParams(const Function& kernel) {
   std::vector<Param> out;
   for (const Param& p : kernel.params)
-    if (p.name != "partial_sums" && p.name != "virtual_blocks") out.push_back(p);
+    if (p.name != "block_sums" && p.name != "virtual_blocks") out.push_back(p);
   return out;
 }
 
@@ -36,19 +36,17 @@ std::string launcher(const Function& kernel) {
   } else {
     std::string physical = "grid", extra = "";
     if (kernel.blocksInTurn) {
-      body += "  // Eight times as many blocks as the GPU holds at once, each running forward blocks in turn.\n"
+      body += "  // A few blocks per multiprocessor, each running forward blocks in turn.\n"
               "  dim3 resident = adjoint::resident_grid(" + kernel.name + ", grid, block, shmem);\n";
       physical = "resident";
       extra = ", grid.x";
     }
-    body += "  // One partial sum per warp and address, added into the address in a fixed order:\n"
-            "  // the same inputs give bitwise the same gradient.\n"
-            "  adjoint::PartialSums partials(" + std::to_string(kernel.threadSums.size()) + ", " + physical + ", block, stream);\n"
-            "  cudaError_t status = partials.status();\n"
+    body += "  // One sum per block and address, added into the address in a fixed order by the last block\n"
+            "  // to finish: the same inputs give bitwise the same gradient.\n"
+            "  adjoint::BlockSums sums;\n"
+            "  cudaError_t status = adjoint::block_sums(" + std::to_string(kernel.threadSums.size()) + ", " + physical + ", stream, &sums);\n"
             "  if (status == cudaSuccess)\n"
-            "    status = adjoint::launch(" + kernel.name + ", " + physical + ", block, shmem, stream" + args + ", partials.data()" + extra + ");\n";
-    for (size_t k = 0; k < kernel.threadSums.size(); ++k)
-      body += "  if (status == cudaSuccess) status = partials.add_to(" + std::to_string(k) + ", &" + print(*kernel.threadSums[k]) + ");\n";
+            "    status = adjoint::launch(" + kernel.name + ", " + physical + ", block, shmem, stream" + args + ", sums" + extra + ");\n";
     body += "  return status;\n";
   }
   return "// Launches " + kernel.name + " with the forward's launch configuration.\n" + launcherSignature(kernel) + " {\n" + body + "}\n";

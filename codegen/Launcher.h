@@ -1,6 +1,6 @@
 // Host functions that launch generated kernels: K_vjp_launch and K_jvp_launch take the forward's
-// launch configuration and arguments, run the derivative kernel, and for a vjp add the
-// kernel's per-block partial sums into their targets in a fixed order.
+// launch configuration and arguments and run the derivative kernel, giving it the storage
+// where its per-block sums meet (adjoint::block_sums) when it has any.
 #pragma once
 
 #include <string>

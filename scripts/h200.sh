@@ -3,7 +3,8 @@
 #   scripts/h200.sh build   (here, with nvcc): the kernel checks and timings of tests/kernels and the
 #                           W1 sample, and the W1 benchmark, for sm_90, into build-gpu/
 #   scripts/h200.sh run OUT (on the H200 machine, with build-gpu/ carried there): runs the checks on
-#                           the GPU, each also under compute-sanitizer memcheck and racecheck, the
+#                           the GPU, compares each vjp with its float64 reference (built for the
+#                           CPU), runs each check under compute-sanitizer memcheck and racecheck, the
 #                           timings, bench/w1_bench and bench/w1_torch.py; logs go to OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,9 +23,13 @@ case "${1:-}" in
     out=${2:?output directory}
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$out/machine.txt" 2>&1 || true
     failed=0
+    # each check, then its vjp against the float64 reference (the same kernels in double on the CPU)
     for check in build-gpu/kernels/*.check; do
-      echo "== $(basename "$check" .check)" >> "$out/checks.txt"
-      "$check" >> "$out/checks.txt" 2>&1 || { echo "FAILED" >> "$out/checks.txt"; failed=1; }
+      kernel=$(basename "$check" .check)
+      echo "== $kernel" >> "$out/checks.txt"
+      { "$check" 1 "$out/$kernel.vjp.txt" && "build-gpu/kernels/$kernel.reference" "$out/$kernel.vjp.txt"; } >> "$out/checks.txt" 2>&1 ||
+        { echo "FAILED" >> "$out/checks.txt"; failed=1; }
+      rm -f "$out/$kernel.vjp.txt"
     done
     build-gpu/w1_bench 26 > "$out/w1.txt" 2>&1 || failed=1
     python3 bench/w1_torch.py 26 >> "$out/w1.txt" 2>&1 || failed=1

@@ -107,7 +107,7 @@ bool runBlocksInTurn(Function& d) {
   StmtPtr loop = forStmt(decl(block->text, u, var("blockIdx.x", u)), binary("<", block, blocks),
                          assign(block, "+=", var("gridDim.x", u)), StmtList(first, d.body.end()));
   loop->comment = "the blocks of the forward's launch (virtual_blocks of them), each block running several in turn:\n"
-                  "fewer, longer-lived blocks keep more loads in flight and leave fewer partial sums";
+                  "fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add";
   front.push_back(loop);
   d.body = front;
   d.params.push_back(Param{"virtual_blocks", u});

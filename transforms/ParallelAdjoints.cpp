@@ -38,24 +38,27 @@ class Parallelizer {
     visit(d_.body);
     zeroSharedAdjoints(d_.body);
     if (sums_.empty()) return;
-    StmtList head, tail;
+    StmtList head, tail, finish;
+    ExprPtr storage = var("block_sums", blockSumsType());
+    Type none = Type::of(Scalar::Void);
     for (size_t k = 0; k < sums_.size(); ++k) {
       const ThreadSum& s = sums_[k];
       Type t = s.target->type.element();
       head.push_back(decl(s.name, t, number(0, t)));
       ExprPtr slot = number(static_cast<double>(k), Type::integer("unsigned", true));
-      tail.push_back(eval(call("adjoint::sum_over_threads_into", {unary("&", s.target), var(s.name, t), var("partial_sums", partialsType()), slot},
-                               Type::of(Scalar::Void))));
+      tail.push_back(eval(call("adjoint::sum_over_threads_into", {unary("&", s.target), var(s.name, t), storage, slot}, none)));
+      finish.push_back(eval(call("adjoint::add_block_sums", {unary("&", s.target), storage, slot}, none)));
       d_.threadSums.push_back(s.target);
     }
     head.front()->comment = std::string(tangents_ ? "tangents" : "adjoints") + " every thread adds to the same address: summed in registers first";
-    tail.front()->comment = "summed over the threads: one partial sum per warp, which the launcher adds in a fixed order\n"
-                            "(or, launched without partial_sums, one atomicAdd per block)";
+    tail.front()->comment = "summed over the threads: one sum per block; the last block to finish adds them in a fixed order\n"
+                            "(or, launched without block_sums, each block adds its sum with an atomicAdd)";
+    tail.push_back(ifStmt(call("adjoint::last_block_to_finish", {storage}, Type::of(Scalar::Bool)), finish));
     // A kernel that reduces over all its threads runs its blocks in turn on fewer, longer-lived ones.
     d_.blocksInTurn = d_.kernel && runBlocksInTurn(d_);
     d_.body.insert(d_.body.begin(), head.begin(), head.end());
     d_.body.insert(d_.body.end(), tail.begin(), tail.end());
-    d_.params.insert(d_.params.end() - (d_.blocksInTurn ? 1 : 0), Param{"partial_sums", partialsType()});
+    d_.params.insert(d_.params.end() - (d_.blocksInTurn ? 1 : 0), Param{"block_sums", blockSumsType()});
   }
 
  private:
@@ -97,7 +100,7 @@ class Parallelizer {
     return true;
   }
 
-  static Type partialsType() { return Type::of(Scalar::Double).pointerTo(false); }
+  static Type blockSumsType() { return Type::opaque("adjoint::BlockSums"); }
 
   void visit(StmtList& body) {
     for (StmtPtr& s : body) {

@@ -68,8 +68,8 @@ void dropOutputStores(ir::Function& d, const ir::Function& primal);
 // Decides how each adjoint the kernel `d` adds into memory is accumulated, and says so in a
 // comment: a plain += where the index is injective over threads (and the adjoint array is used at
 // that index alone); where every thread adds to the same address (a[0], a scalar parameter), a
-// sum in a register, added at the end of the kernel as per-warp partial sums (the launcher adds
-// them in a fixed order; launched without `partial_sums`, one atomicAdd per block); where the
+// sum in a register, summed per block at the end of the kernel, the blocks' sums added in a fixed
+// order by the last block to finish (launched without `block_sums`, an atomicAdd per block); where the
 // address is the same across the warp at a time, one atomicAdd per warp; an atomicAdd
 // otherwise, or a diagnostic when `deterministic`. Shared adjoint arrays are zeroed by the block
 // first. In a device function every adjoint in memory is added with atomicAdd.

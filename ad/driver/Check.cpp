@@ -95,7 +95,7 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
   auto derivativeArgs = [&](const ir::Function& d, const std::string& suffix) {
     std::string args;
     for (const ir::Param& p : d.params) {
-      if (p.name == "partial_sums" || p.name == "virtual_blocks") continue;
+      if (p.name == "block_sums" || p.name == "virtual_blocks") continue;
       std::string base = p.name.size() > suffix.size() ? p.name.substr(0, p.name.size() - suffix.size()) : "";
       const ir::Param* primal = !base.empty() && p.name.compare(base.size(), suffix.size(), suffix) == 0 ? f.param(base) : nullptr;
       if (!primal || f.param(p.name)) args += ", " + p.name;

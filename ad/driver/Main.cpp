@@ -54,7 +54,7 @@ cl::opt<std::string> depfile("depfile", cl::desc("Also write a Make-style depfil
 cl::opt<bool> lineDirectives("line-directives", cl::desc("Emit #line directives mapping the generated statements to the forward source lines"),
                              cl::cat(category));
 cl::opt<bool> deterministic("deterministic",
-                            cl::desc("Kernels: bitwise-reproducible gradients, with no floating-point atomics (per-block partial sums "
+                            cl::desc("Kernels: bitwise-reproducible gradients, with no floating-point atomics (per-block sums "
                                      "added in a fixed order; an error where an adjoint would need an atomic)"),
                             cl::cat(category));
 

@@ -4,6 +4,11 @@
 // (adjoint/cuda_cpu.h).
 #pragma once
 
+#include <map>
+#include <mutex>
+#include <thread>
+#include <tuple>
+
 #include "adjoint/cuda_host.h"
 
 namespace adjoint {
@@ -51,21 +56,105 @@ __device__ T block_sum(T value) {
 }
 
 // Adds `value`, summed over all the threads of the grid, to *target. Every thread of the block
-// must call it. Without `partials`: the block's sum, added with one atomic per block. With them:
-// each warp stores its sum as a partial sum of `slot`, without waiting for the rest of its block,
-// and PartialSums::add_to later adds them to *target in a fixed order (deterministic, and free
-// of contention on one address).
+// must call it. The block's sum is stored as its sum of `slot`, which the last block to finish
+// adds into *target with add_block_sums, every block's in the same order (deterministic, and
+// free of contention on one address); without storage, the block adds its sum with an atomic.
 template <class T>
-__device__ void sum_over_threads_into(T* target, T value, double* partials, unsigned slot) {
-  unsigned t = thread_rank(), n = block_threads();
-  if (partials) {
-    unsigned warp = t / 32, warps = (n + 31) / 32;
-    T sum = warp_sum(value, warp + 1 < warps ? 32u : n - 32 * warp);
-    if (t % 32 == 0) partials[(size_t{slot} * grid_blocks() + block_rank()) * warps + warp] = sum;
-    return;
-  }
+__device__ void sum_over_threads_into(T* target, T value, BlockSums sums, unsigned slot) {
   T sum = block_sum(value);
-  if (t == 0) atomicAdd(target, sum);
+  if (thread_rank() != 0) return;
+  if (sums.sums)
+    sums.sums[size_t{slot} * grid_blocks() + block_rank()] = double(sum);
+  else
+    atomicAdd(target, sum);
+}
+
+// Whether this block is the last of `count` to arrive at *counter (the same answer in every
+// thread of the block). The last resets the counter to zero, ready for the next launch.
+__device__ inline bool last_to_arrive(unsigned* counter, unsigned count) {
+  __shared__ bool last;
+  __threadfence();  // what this block stored is visible before its arrival is counted
+  __syncthreads();
+  if (thread_rank() == 0) last = atomicInc(counter, count - 1) == count - 1;
+  __syncthreads();
+  if (last) __threadfence();  // and read after every arrival, by the last block
+  return last;
+}
+
+// The sum of in[0 .. count), every value added in the same order whatever block runs it; in
+// thread 0. Read through volatile: other blocks stored them (no stale L1 lines).
+__device__ inline double sum_in_order(const double* in, unsigned count) {
+  const volatile double* values = in;
+  double sum = 0;
+  for (unsigned k = thread_rank(); k < count; k += block_threads()) sum += values[k];
+  return block_sum(sum);
+}
+
+// Whether this block is the last of the grid to finish its sums. Over more than kGroupBlocks
+// blocks, the last block of each group of kGroupBlocks adds the group's sums on the way, so
+// that the last block of all adds one sum per group (a short tail, however large the grid).
+__device__ inline bool last_block_to_finish(BlockSums s) {
+  if (!s.sums) return false;
+  unsigned blocks = grid_blocks(), group = block_rank() / kGroupBlocks;
+  if (blocks <= kGroupBlocks) return last_to_arrive(&s.arrivals[0], blocks);
+  unsigned groups = (blocks + kGroupBlocks - 1) / kGroupBlocks;
+  unsigned first = group * kGroupBlocks, in_group = blocks - first < kGroupBlocks ? blocks - first : kGroupBlocks;
+  if (!last_to_arrive(&s.arrivals[group], in_group)) return false;
+  for (unsigned slot = 0; slot < s.slots; ++slot) {
+    double sum = sum_in_order(s.sums + size_t{slot} * blocks + first, in_group);
+    if (thread_rank() == 0) s.sums[size_t{s.slots} * blocks + size_t{slot} * groups + group] = sum;
+  }
+  return last_to_arrive(&s.arrivals[groups], groups);
+}
+
+// In the last block to finish: adds the sums of `slot` over the grid into *target.
+template <class T>
+__device__ void add_block_sums(T* target, BlockSums s, unsigned slot) {
+  unsigned blocks = grid_blocks(), groups = (blocks + kGroupBlocks - 1) / kGroupBlocks;
+  double sum = blocks <= kGroupBlocks ? sum_in_order(s.sums + size_t{slot} * blocks, blocks)
+                                      : sum_in_order(s.sums + size_t{s.slots} * blocks + size_t{slot} * groups, groups);
+  if (thread_rank() == 0) *target = T(*target + sum);
+}
+
+// Makes *buffer hold at least `count` values, zeroed when it grows (stream-ordered: launches
+// before on the stream still read the old buffer).
+template <class T>
+cudaError_t grow(T** buffer, size_t* capacity, size_t count, cudaStream_t stream) {
+  if (*capacity >= count) return cudaSuccess;
+  cudaError_t e = *buffer ? cudaFreeAsync(*buffer, stream) : cudaSuccess;
+  *buffer = nullptr;
+  *capacity = 0;
+  if (e != cudaSuccess || (e = cudaMallocAsync(buffer, count * sizeof(T), stream)) != cudaSuccess ||
+      (e = cudaMemsetAsync(*buffer, 0, count * sizeof(T), stream)) != cudaSuccess)
+    return e;
+  *capacity = count;
+  return cudaSuccess;
+}
+
+// The storage of the block sums of a launch of `grid` on `stream`. It is kept from launch to
+// launch (the counters are back at zero when a launch ends), one per device, stream and, for
+// the default streams, host thread: launches that could overlap never share it. Allocating, the
+// first launch on a stream (or one with a larger grid) cannot be captured into a CUDA graph.
+inline cudaError_t block_sums(unsigned slots, dim3 grid, cudaStream_t stream, BlockSums* out) {
+  struct Storage {
+    double* sums = nullptr;
+    unsigned* arrivals = nullptr;
+    size_t sum_capacity = 0, arrival_capacity = 0;
+  };
+  static std::mutex mutex;
+  static std::map<std::tuple<int, cudaStream_t, std::thread::id>, Storage> storage;
+  size_t blocks = size_t{grid.x} * grid.y * grid.z, groups = (blocks + kGroupBlocks - 1) / kGroupBlocks;
+  int device = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e != cudaSuccess) return e;
+  bool shared_by_threads = stream == nullptr || stream == cudaStreamPerThread;
+  std::lock_guard<std::mutex> lock(mutex);
+  Storage& s = storage[{device, stream, shared_by_threads ? std::this_thread::get_id() : std::thread::id()}];
+  if ((e = grow(&s.sums, &s.sum_capacity, slots * (blocks + groups), stream)) != cudaSuccess ||
+      (e = grow(&s.arrivals, &s.arrival_capacity, groups + 1, stream)) != cudaSuccess)
+    return e;
+  *out = BlockSums{s.sums, s.arrivals, slots};
+  return cudaSuccess;
 }
 
 // Adds `value` to *address, where every thread of the warp that runs this passes the same
@@ -86,8 +175,8 @@ __device__ void warp_add(T* address, T value) {
 }
 
 // The grid for a kernel that runs the blocks of `grid` in turn (see transforms::runBlocksInTurn):
-// eight times as many blocks as the GPU holds at once (measured best for W1 on the H200), at
-// most grid.x. The CPU execution takes two, so that tests run blocks in turn too.
+// twice as many blocks as the GPU holds at once (measured for W1 on the H200: 1x and 2x alike,
+// 8x 5% slower), at most grid.x. The CPU execution takes two, so that tests run blocks in turn.
 template <class... Params>
 dim3 resident_grid(void (*kernel)(Params...), dim3 grid, dim3 block, size_t shmem) {
 #ifdef ADJOINT_CPU_EXECUTION
@@ -100,7 +189,7 @@ dim3 resident_grid(void (*kernel)(Params...), dim3 grid, dim3 block, size_t shme
   if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_processor, kernel, int(block.x * block.y * block.z), shmem) != cudaSuccess)
     return grid;
-  unsigned resident = 8u * unsigned(processors) * unsigned(per_processor);
+  unsigned resident = 2u * unsigned(processors) * unsigned(per_processor);
   return dim3(resident && resident < grid.x ? resident : grid.x);
 #endif
 }
@@ -149,56 +238,5 @@ __host__ __device__ inline int halvings(long long a) {
   for (; a > 0; a /= 2) ++n;
   return n;
 }
-
-// Block b adds in[b * chunk ...] (at most `chunk` values, fewer at the end of `count`) into
-// out[b], or stores the sum there; every sum in the same order.
-template <class T>
-__global__ void sum_in_order(const double* in, unsigned count, unsigned chunk, T* out, bool accumulate) {
-  unsigned begin = block_rank() * chunk, end = count - begin < chunk ? count : begin + chunk;
-  double sum = 0;
-  for (unsigned i = begin + thread_rank(); i < end; i += block_threads()) sum += in[i];
-  sum = block_sum(sum);
-  if (thread_rank() == 0) out[block_rank()] = accumulate ? T(out[block_rank()] + sum) : T(sum);
-}
-
-// Device storage for the per-warp partial sums of a kernel's adjoints (`slots` sums per warp),
-// added into their targets by a second pass that is deterministic: the same inputs give
-// bitwise the same gradients.
-class PartialSums {
- public:
-  PartialSums(unsigned slots, dim3 grid, dim3 block, cudaStream_t stream)
-      : slots_(slots),
-        blocks_(grid.x * grid.y * grid.z * ((block.x * block.y * block.z + 31) / 32)),
-        chunks_((blocks_ + kChunk - 1) / kChunk),
-        stream_(stream) {
-    size_t n = size_t{slots} * (blocks_ + chunks_);
-    if (n && cudaMallocAsync(&data_, n * sizeof(double), stream) != cudaSuccess) data_ = nullptr;
-  }
-  ~PartialSums() {
-    if (data_) cudaFreeAsync(data_, stream_);
-  }
-  PartialSums(const PartialSums&) = delete;
-  PartialSums& operator=(const PartialSums&) = delete;
-
-  double* data() const { return data_; }
-  cudaError_t status() const { return data_ || !slots_ ? cudaSuccess : cudaErrorMemoryAllocation; }
-
-  // Adds the partial sums of `slot` into *target: the sums of chunks of kChunk warps first,
-  // then those.
-  template <class T>
-  cudaError_t add_to(unsigned slot, T* target) const {
-    const double* partials = data_ + size_t{slot} * blocks_;
-    double* chunk_sums = data_ + size_t{slots_} * blocks_ + size_t{slot} * chunks_;
-    cudaError_t e = launch(sum_in_order<double>, dim3(chunks_), dim3(1024), 0, stream_, partials, blocks_, kChunk, chunk_sums, false);
-    if (e != cudaSuccess) return e;
-    return launch(sum_in_order<T>, dim3(1), dim3(1024), 0, stream_, static_cast<const double*>(chunk_sums), chunks_, chunks_, target, true);
-  }
-
- private:
-  static constexpr unsigned kChunk = 4096;
-  unsigned slots_, blocks_, chunks_;  // blocks_: the warps of the grid
-  cudaStream_t stream_;
-  double* data_ = nullptr;
-};
 
 }  // namespace adjoint

@@ -39,6 +39,7 @@ struct dim3 {
   dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
 };
 using cudaStream_t = struct CUstream_st*;
+inline const cudaStream_t cudaStreamPerThread = reinterpret_cast<cudaStream_t>(0x2);
 enum cudaError_t { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2, cudaErrorInvalidConfiguration = 9 };
 enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
 
@@ -70,6 +71,10 @@ inline const char* cudaGetErrorString(cudaError_t e) { return e == cudaSuccess ?
 inline cudaError_t cudaGetLastError() { return cudaSuccess; }
 inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaGetDevice(int* device) {
+  *device = 0;
+  return cudaSuccess;
+}
 inline cudaError_t cudaMalloc(void** p, size_t bytes) {
   *p = std::malloc(bytes ? bytes : 1);
   return *p ? cudaSuccess : cudaErrorMemoryAllocation;
@@ -292,6 +297,14 @@ T atomicAdd(T* address, T value) {
   *address = old + value;
   return old;
 }
+// ((old >= limit) ? 0 : old + 1), as CUDA's atomicInc
+inline unsigned atomicInc(unsigned* address, unsigned limit) {
+  unsigned old = *address;
+  *address = old >= limit ? 0 : old + 1;
+  return old;
+}
+// One thread runs at a time: what it stored is what the next reads.
+inline void __threadfence() {}
 template <class T>
 T atomicMax(T* address, T value) {
   T old = *address;

@@ -9,3 +9,17 @@
 #else
 #include <cuda_runtime.h>
 #endif
+
+namespace adjoint {
+
+// Where the per-block sums of a kernel's adjoints meet (sum_over_threads_into in adjoint/cuda.h):
+// `slots` sums per block, then per group of kGroupBlocks blocks, and the counters of the blocks
+// that have finished. The launchers get it from block_sums(); null pointers mean "none".
+struct BlockSums {
+  double* sums = nullptr;
+  unsigned* arrivals = nullptr;  // one per group, then one for the groups
+  unsigned slots = 0;
+};
+constexpr unsigned kGroupBlocks = 1024;
+
+}  // namespace adjoint

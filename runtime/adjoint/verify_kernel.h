@@ -112,6 +112,54 @@ class KernelCheck {
     return ok && pass;
   }
 
+  // The comparison with a float64 reference: the GPU harness saves the vjp at inputs and seeds
+  // drawn from `seed` alone, rounded to float (so that every build of the harness, float64 ones
+  // included, draws the same values), with the tolerance of its precision; the reference build
+  // (adjoint/float64.h: the same kernels in double, on the CPU execution) recomputes it there
+  // and compares, normwise per parameter.
+  bool save(const std::function<void()>& vjp, const char* path, unsigned seed = 7) {
+    std::vector<std::vector<double>> bars = vjpAt(vjp, seed);
+    bool doubles = std::any_of(params_.begin(), params_.end(), [](const Param& p) { return p.floating && p.elementBytes == 8; });
+    FILE* f = std::fopen(path, "w");
+    if (!f) return false;
+    std::fprintf(f, "%u %.3e\n", seed, doubles ? 1e-12 : 1e-4);
+    for (size_t k = 0; k < params_.size(); ++k)
+      for (double b : bars[k]) std::fprintf(f, "%zu %.17g\n", k, b);
+    return std::fclose(f) == 0;
+  }
+  bool compare(const std::function<void()>& vjp, const char* path) {
+    FILE* f = std::fopen(path, "r");
+    unsigned seed = 0;
+    double tolerance = 0;
+    if (!f || std::fscanf(f, "%u %lf", &seed, &tolerance) != 2) {
+      std::fprintf(stderr, "kernel check: cannot read %s\n", path);
+      return false;
+    }
+    std::vector<std::vector<double>> saved(params_.size());
+    size_t k = 0;
+    double value = 0;
+    while (std::fscanf(f, "%zu %lf", &k, &value) == 2 && k < saved.size()) saved[k].push_back(value);
+    std::fclose(f);
+    std::vector<std::vector<double>> reference = vjpAt(vjp, seed);
+    bool ok = true;
+    std::printf("%-12s %14s %10s  (the vjp of %s against its float64 reference, seed %u)\n", "parameter", "|reference|",
+                "rel. error", path, seed);
+    for (size_t j = 0; j < params_.size(); ++j) {
+      if (!params_[j].differentiated) continue;
+      double difference = 0, norm = 0;
+      bool complete = saved[j].size() == reference[j].size();
+      for (size_t i = 0; complete && i < reference[j].size(); ++i) {
+        difference += (saved[j][i] - reference[j][i]) * (saved[j][i] - reference[j][i]);
+        norm += reference[j][i] * reference[j][i];
+      }
+      double error = norm > 0 ? std::sqrt(difference / norm) : std::sqrt(difference);
+      bool pass = complete && error <= tolerance;
+      ok &= pass;
+      std::printf("%-12s %14.6e %10.2e%s\n", params_[j].name.c_str(), std::sqrt(norm), error, pass ? "" : "  FAILED");
+    }
+    return ok;
+  }
+
   // Times the forward and the vjp (median of `reps` runs after warm-up, CUDA events) on random
   // inputs, and prints them with their ratio.
   void time(const std::function<void()>& forward, const std::function<void()>& vjp, int reps = 20) {
@@ -265,6 +313,22 @@ class KernelCheck {
     double d1 = weightedOutputs(forward, v, w, h) - weightedOutputs(forward, v, w, -h);
     double d2 = weightedOutputs(forward, v, w, 2 * h) - weightedOutputs(forward, v, w, -2 * h);
     return (8 * d1 - d2) / (12 * h);  // Richardson: the h^2 error terms cancel
+  }
+
+  // J^T w at inputs and seeds drawn from `seed` alone, every value rounded to float.
+  std::vector<std::vector<double>> vjpAt(const std::function<void()>& vjp, unsigned seed) {
+    rng_.seed(seed);
+    auto toFloat = [](std::vector<double>& values) {
+      for (double& x : values) x = static_cast<double>(static_cast<float>(x));
+    };
+    std::vector<std::vector<double>> w;
+    for (Param& p : params_) {
+      randomize(p);
+      toFloat(p.initial);
+      w.push_back(random(p, p.differentiated && p.length > 0 && p.bytes > 0));
+      toFloat(w.back());
+    }
+    return reverse(vjp, w);
   }
 
   // J^T w: adjoints seeded with w (arrays) and 0 (scalars), read back after the vjp.

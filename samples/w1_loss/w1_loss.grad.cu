@@ -14,7 +14,7 @@
 //   loss as it came in
 __global__ void w1_loss_vjp(const float *x, const float *y, const float *a, const float *b,
                             float *loss, int n, float *a_bar, float *b_bar, float *loss_bar,
-                            double *partial_sums, unsigned int virtual_blocks) {
+                            adjoint::BlockSums block_sums, unsigned int virtual_blocks) {
   // adjoints every thread adds to the same address: summed in registers first
   float a_bar_sum = 0.0f;
   float b_bar_sum = 0.0f;
@@ -46,28 +46,28 @@ __global__ void w1_loss_vjp(const float *x, const float *y, const float *a, cons
       b_bar_sum += h_bar * (1.0f - tanh_value * tanh_value);
     }
   }
-  // summed over the threads: one partial sum per warp, which the launcher adds in a fixed order
-  // (or, launched without partial_sums, one atomicAdd per block)
-  adjoint::sum_over_threads_into(&a_bar[0], a_bar_sum, partial_sums, 0u);
-  adjoint::sum_over_threads_into(&b_bar[0], b_bar_sum, partial_sums, 1u);
+  // summed over the threads: one sum per block; the last block to finish adds them in a fixed order
+  // (or, launched without block_sums, each block adds its sum with an atomicAdd)
+  adjoint::sum_over_threads_into(&a_bar[0], a_bar_sum, block_sums, 0u);
+  adjoint::sum_over_threads_into(&b_bar[0], b_bar_sum, block_sums, 1u);
+  if (adjoint::last_block_to_finish(block_sums)) {
+    adjoint::add_block_sums(&a_bar[0], block_sums, 0u);
+    adjoint::add_block_sums(&b_bar[0], block_sums, 1u);
+  }
 }
 
 // Launches w1_loss_vjp with the forward's launch configuration.
 cudaError_t w1_loss_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                const float *x, const float *y, const float *a, const float *b,
                                float *loss, int n, float *a_bar, float *b_bar, float *loss_bar) {
-  // Eight times as many blocks as the GPU holds at once, each running forward blocks in turn.
+  // A few blocks per multiprocessor, each running forward blocks in turn.
   dim3 resident = adjoint::resident_grid(w1_loss_vjp, grid, block, shmem);
-  // One partial sum per warp and address, added into the address in a fixed order:
-  // the same inputs give bitwise the same gradient.
-  adjoint::PartialSums partials(2, resident, block, stream);
-  cudaError_t status = partials.status();
+  // One sum per block and address, added into the address in a fixed order by the last block
+  // to finish: the same inputs give bitwise the same gradient.
+  adjoint::BlockSums sums;
+  cudaError_t status = adjoint::block_sums(2, resident, stream, &sums);
   if (status == cudaSuccess)
     status = adjoint::launch(w1_loss_vjp, resident, block, shmem, stream, x, y, a, b, loss, n,
-                             a_bar, b_bar, loss_bar, partials.data(), grid.x);
-  if (status == cudaSuccess)
-    status = partials.add_to(0, &a_bar[0]);
-  if (status == cudaSuccess)
-    status = partials.add_to(1, &b_bar[0]);
+                             a_bar, b_bar, loss_bar, sums, grid.x);
   return status;
 }

@@ -16,5 +16,5 @@ cudaError_t w1_loss_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t
 #ifdef __CUDACC__
 __global__ void w1_loss_vjp(const float *x, const float *y, const float *a, const float *b,
                             float *loss, int n, float *a_bar, float *b_bar, float *loss_bar,
-                            double *partial_sums, unsigned int virtual_blocks);
+                            adjoint::BlockSums block_sums, unsigned int virtual_blocks);
 #endif

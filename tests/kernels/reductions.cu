@@ -16,6 +16,23 @@ __global__ void block_sum_squares(const float* x, float* out, int n) {
   if (t == 0) atomicAdd(out, partial[0]);
 }
 
+// More blocks than one group of the per-block sums (1024): the adjoint of a and the tangent of
+// out, summed per block, meet over three groups.
+// KERNEL: block_scaled_cubes grid=2100 block=32 x=[67200] a=[1] out=[1] n=67150
+// BENCH: block_scaled_cubes grid=524288 block=32 x=[16777216] a=[1] out=[1] n=16777216
+__global__ void block_scaled_cubes(const float* x, const float* a, float* out, int n) {
+  __shared__ float partial[32];
+  int t = threadIdx.x;
+  int i = blockIdx.x * blockDim.x + t;
+  partial[t] = i < n ? a[0] * x[i] * x[i] * x[i] : 0.0f;
+  __syncthreads();
+  for (int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+    if (t < stride) partial[t] += partial[t + stride];
+    __syncthreads();
+  }
+  if (t == 0) atomicAdd(out, partial[0]);
+}
+
 // A warp reduction with __shfl_down_sync; lane 0 of each warp adds the warp's sum.
 // KERNEL: warp_sum_exp grid=2 block=64 x=[128] out=[1] n=128
 // BENCH: warp_sum_exp grid=65536 block=256 x=[16777216] out=[1] n=16777216

@@ -70,7 +70,9 @@ TEST_CASE("adjoints are added plainly, summed per block, or atomically, and the 
   CHECK(text.find("a_bar_sum += v;") != std::string::npos);
   CHECK(text.find("atomicAdd(&x_bar[i], v)") != std::string::npos);  // i and i + 1 meet across threads
   CHECK(text.find("atomicAdd(&x_bar[i + 1], v)") != std::string::npos);
-  CHECK(text.find("adjoint::sum_over_threads_into(&a_bar[0], a_bar_sum, partial_sums, 0u)") != std::string::npos);
+  CHECK(text.find("adjoint::sum_over_threads_into(&a_bar[0], a_bar_sum, block_sums, 0u)") != std::string::npos);
+  CHECK(text.find("if (adjoint::last_block_to_finish(block_sums))") != std::string::npos);
+  CHECK(text.find("adjoint::add_block_sums(&a_bar[0], block_sums, 0u)") != std::string::npos);
   CHECK(text.find("a[0]: the same address in every thread") != std::string::npos);
   CHECK(f.threadSums.size() == 1);
   CHECK(f.params.back().name == "virtual_blocks");  // a reducing kernel runs blocks in turn
