@@ -119,7 +119,7 @@ __device__ void add_block_sums(T* target, BlockSums s, unsigned slot) {
 // Makes *buffer hold at least `count` values, zeroed when it grows (stream-ordered: launches
 // before on the stream still read the old buffer).
 template <class T>
-cudaError_t grow(T** buffer, size_t* capacity, size_t count, cudaStream_t stream) {
+cudaError_t grow_zeroed(T** buffer, size_t* capacity, size_t count, cudaStream_t stream) {
   if (*capacity >= count) return cudaSuccess;
   cudaError_t e = *buffer ? cudaFreeAsync(*buffer, stream) : cudaSuccess;
   *buffer = nullptr;
@@ -150,8 +150,8 @@ inline cudaError_t block_sums(unsigned slots, dim3 grid, cudaStream_t stream, Bl
   bool shared_by_threads = stream == nullptr || stream == cudaStreamPerThread;
   std::lock_guard<std::mutex> lock(mutex);
   Storage& s = storage[{device, stream, shared_by_threads ? std::this_thread::get_id() : std::thread::id()}];
-  if ((e = grow(&s.sums, &s.sum_capacity, slots * (blocks + groups), stream)) != cudaSuccess ||
-      (e = grow(&s.arrivals, &s.arrival_capacity, groups + 1, stream)) != cudaSuccess)
+  if ((e = grow_zeroed(&s.sums, &s.sum_capacity, slots * (blocks + groups), stream)) != cudaSuccess ||
+      (e = grow_zeroed(&s.arrivals, &s.arrival_capacity, groups + 1, stream)) != cudaSuccess)
     return e;
   *out = BlockSums{s.sums, s.arrivals, slots};
   return cudaSuccess;
