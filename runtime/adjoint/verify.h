@@ -369,7 +369,7 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
             continue;
           }
           maxRel = std::max(maxRel, err);
-          maxAbs = std::max(maxAbs, std::isfinite(err) ? std::fabs(fd - s.bar[i]) : HUGE_VAL);
+          maxAbs = std::max(maxAbs, std::isfinite(err) ? static_cast<double>(std::fabs(fd - s.bar[i])) : HUGE_VAL);
           if (err > worst) {
             worst = err;
             where = paramName(slotIndex) + "[" + std::to_string(i) + "]: fd " + std::to_string(fd) + " vs adjoint " +

@@ -20,7 +20,7 @@ __global__ void w1_loss_vjp(const float *x, const float *y, const float *a, cons
   float b_bar_sum = 0.0f;
   static_cast<void>(loss);
   // the blocks of the forward's launch (virtual_blocks of them), each block running several in
-  // turn: fewer, longer-lived blocks keep more loads in flight and leave fewer partial sums
+  // turn: fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add
   for (unsigned int virtual_block = blockIdx.x; virtual_block < virtual_blocks;
        virtual_block += gridDim.x) {
     // recorded by the forward sweep for the reverse sweep

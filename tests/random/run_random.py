@@ -8,7 +8,10 @@ functions (random_programs) and verifies every generated gradient with tests/run
 sm_90, then the CPU execution of kernels).
 
 --fresh draws the seed from the clock and prints it, so that a failure can be replayed with
---seed. A failing batch is kept (in --keep, default /tmp) with its log."""
+--seed. A failing batch is kept (in --keep, default /tmp) with its log. A batch whose only
+failures are dot-product mismatches that shrink when the same code computes in long double
+(tests/run_case.py: rounding amplified by the function's conditioning) is kept and counted
+apart, not as a failure."""
 import argparse
 import os
 import shutil
@@ -34,7 +37,7 @@ seed = int(time.time()) if args.fresh or args.seed is None else args.seed
 print(f"random programs: seed {seed}, {args.count} functions in batches of {args.batch}")
 
 work = tempfile.mkdtemp(prefix="adjoint-random-")
-checked = failed_batches = skipped = 0
+checked = failed_batches = rounding_batches = skipped = 0
 for b in range(0, args.count, args.batch):
     batch_seed = seed * 1000 + b // args.batch
     source = os.path.join(work, f"random_{batch_seed}" + (".cu" if args.kernels else ".cpp"))
@@ -52,14 +55,17 @@ for b in range(0, args.count, args.batch):
     skipped += r.stdout.count("skipped")
     print(f"  batch {b // args.batch + 1}: {checked} functions checked so far", flush=True)
     if r.returncode != 0:
-        failed_batches += 1
+        rounding = r.returncode == 3  # run_case.py's ROUNDING_ONLY: mismatches that shrink in long double
+        rounding_batches += rounding
+        failed_batches += not rounding
         kept = os.path.join(args.keep, os.path.basename(source))
         shutil.copy(source, kept)
         with open(kept + ".log", "w") as log:
             log.write(r.stdout + r.stderr)
-        print(f"FAILED batch seed {batch_seed}: program kept in {kept}, log in {kept}.log")
+        print(f"{'ROUNDING in' if rounding else 'FAILED'} batch seed {batch_seed}: program kept in {kept}, log in {kept}.log")
         print("\n".join([l for l in (r.stdout + r.stderr).splitlines() if "FAILED" in l or "error" in l or "worst" in l][:20]))
 shutil.rmtree(work)
 print(f"{checked} functions checked, {skipped} comparisons skipped where a function is not smooth, "
-      f"{failed_batches} failing batch(es)")
+      f"{failed_batches} failing batch(es), {rounding_batches} more whose only failures are dot-product mismatches "
+      "that shrink in long double (rounding amplified by ill-conditioning)")
 sys.exit(1 if failed_batches else 0)
