@@ -65,6 +65,13 @@ namespace adjoint::transforms {
 // reverse never needs them, and redoing an atomicAdd would add the loss twice.
 void dropOutputStores(ir::Function& d, const ir::Function& primal);
 
+// In the reverse of kernels and device functions, a store that zeroes an output's seed
+// (`y_bar[i] = 0`, after the statements that read it) moves to the end of its block when nothing
+// after it there touches y_bar, changes its index or leaves the block, and no barrier intervenes.
+// On the H200 a store between loads held back the loads after it: gelu's vjp took 0.47 ms with
+// the store in the middle and 0.09 ms with it last.
+void sinkSeedZeroing(ir::Function& d);
+
 // Decides how each adjoint the kernel `d` adds into memory is accumulated, and says so in a
 // comment: a plain += where the index is injective over threads (and the adjoint array is used at
 // that index alone); where every thread adds to the same address (a[0], a scalar parameter), a

@@ -147,7 +147,10 @@ std::optional<PipelineResult> runStages(const ir::Module& original, const Pipeli
     stages.dump("simplify", printFunctions(result.derivatives));
     stages.run("parallelize", [&] {
       for (ir::Function& d : result.derivatives) {
-        if (o.mode == derive::Mode::Reverse && (d.kernel || d.device)) transforms::parallelizeAdjoints(d, o.deterministic);
+        if (o.mode == derive::Mode::Reverse && (d.kernel || d.device)) {
+          transforms::sinkSeedZeroing(d);
+          transforms::parallelizeAdjoints(d, o.deterministic);
+        }
         if (o.mode == derive::Mode::Forward && d.kernel) transforms::parallelizeTangents(d);
       }
       return 0;

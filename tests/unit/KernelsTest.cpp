@@ -106,3 +106,24 @@ TEST_CASE("a halving loop becomes a counted loop that recomputes its counter") {
         "  __syncthreads();\n"
         "}\n");
 }
+
+TEST_CASE("a seed's zeroing store waits until the end of its block, unless something after it needs it there") {
+  ExprPtr i = var("i", kInt), xbar = var("x_bar", kFloats), abar = var("a_bar", kFloats), v = var("v", kFloat);
+  auto zero = [&] { return assign(index(abar, i), "=", number(0, kFloat)); };
+  auto add = [&] { return assign(index(xbar, i), "+=", v); };
+  Function moved = kernel({globalIndex("i"), decl("v", kFloat, index(abar, i)), zero(), add()});
+  transforms::sinkSeedZeroing(moved);
+  std::string text = print(moved.body);
+  CHECK(text.find("x_bar[i] += v;") < text.find("a_bar[i] = 0"));
+  CHECK(text.find("zeroed after the loads") != std::string::npos);
+
+  Function readAgain = kernel({globalIndex("i"), zero(), decl("v", kFloat, index(abar, i)), add()});
+  Function barrier = kernel({globalIndex("i"), zero(), eval(call("__syncthreads", {}, Type::of(Scalar::Void))), add()});
+  Function indexChanges = kernel({globalIndex("i"), decl("v", kFloat, number(1, kFloat)), zero(), assign(i, "+=", number(1, kInt))});
+  Function leaves = kernel({globalIndex("i"), zero(), ifStmt(binary(">", i, var("n", kInt)), {ret(nullptr)}), add()});
+  for (Function* f : {&readAgain, &barrier, &indexChanges, &leaves}) {
+    std::string before = print(f->body);
+    transforms::sinkSeedZeroing(*f);
+    CHECK(print(f->body) == before);
+  }
+}

@@ -1,0 +1,72 @@
+#include "ad/analysis/Activity.h"
+#include "ad/ir/Printer.h"
+#include "transforms/Passes.h"
+
+namespace adjoint::transforms {
+
+namespace {
+
+using namespace ir;
+
+// `A_bar[i] = 0` into a pointer parameter: the seed of an output, read by the statements before.
+bool isSeedZeroing(const Stmt& s, const Function& d) {
+  if (s.kind != StmtKind::Assign || s.op != "=" || s.atomic || !s.comment.empty() || s.lhs->kind != ExprKind::Index) return false;
+  const Expr& array = *s.lhs->operands[0];
+  const Param* p = array.kind == ExprKind::Var ? d.param(array.text) : nullptr;
+  return p && p->type.pointer && endsWith(array.text, "_bar") && s.expr->kind == ExprKind::Number && s.expr->value == 0;
+}
+
+// Whether control can leave `list` from inside `s` other than by running off its end.
+bool mayLeave(const Stmt& s, bool inLoop = false) {
+  if (s.kind == StmtKind::Return || (!inLoop && (s.kind == StmtKind::Break || s.kind == StmtKind::Continue))) return true;
+  bool loop = inLoop || isLoop(s.kind);
+  for (const StmtList* part : {&s.body, &s.elseBody})
+    for (const StmtPtr& c : *part)
+      if (mayLeave(*c, loop)) return true;
+  return false;
+}
+
+// Whether the store `s` can wait until after `later`: they do not touch its array, do not change
+// the variables of its index, do not leave early, and no thread waits for it at a barrier.
+bool canWait(const Stmt& s, const StmtList& later) {
+  const std::string& array = s.lhs->operands[0]->text;
+  std::set<std::string> indexVars;
+  walk(s.lhs->operands[1], [&](const Expr& e) {
+    if (e.kind == ExprKind::Var) indexVars.insert(e.text);
+  });
+  bool ok = true;
+  walkExprs(later, [&](const Expr& e) {
+    ok &= !(e.kind == ExprKind::Var && e.text == array);
+    ok &= !(e.kind == ExprKind::Call && (e.text == "__syncthreads" || e.text == "__syncwarp"));
+  });
+  for (const std::string& v : analysis::assignedVariables(later)) ok &= !indexVars.count(v);
+  for (const StmtPtr& l : later) ok &= !mayLeave(*l);
+  return ok;
+}
+
+void sink(StmtList& body, const Function& d) {
+  for (const StmtPtr& s : body) {
+    sink(s->body, d);
+    sink(s->elseBody, d);
+  }
+  StmtList kept, deferred;
+  for (size_t k = 0; k < body.size(); ++k) {
+    const StmtPtr& s = body[k];
+    bool last = k + 1 == body.size();
+    if (!last && isSeedZeroing(*s, d) && canWait(*s, StmtList(body.begin() + static_cast<long>(k) + 1, body.end()))) {
+      s->comment = "the seed " + print(*s->lhs) + ", read above, zeroed after the loads that follow it: a store\n"
+                   "between loads holds back the loads after it";
+      deferred.push_back(s);
+    } else {
+      kept.push_back(s);
+    }
+  }
+  kept.insert(kept.end(), deferred.begin(), deferred.end());
+  body = kept;
+}
+
+}  // namespace
+
+void sinkSeedZeroing(Function& d) { sink(d.body, d); }
+
+}  // namespace adjoint::transforms
