@@ -142,7 +142,9 @@ inline cudaError_t block_sums(unsigned slots, dim3 grid, cudaStream_t stream, Bl
     size_t sum_capacity = 0, arrival_capacity = 0;
   };
   static std::mutex mutex;
-  static std::map<std::tuple<int, cudaStream_t, std::thread::id>, Storage> storage;
+  // Never destroyed: the storage lives as long as the process (a destructor at exit could run
+  // after the CUDA runtime's own teardown).
+  static auto& storage = *new std::map<std::tuple<int, cudaStream_t, std::thread::id>, Storage>;
   size_t blocks = size_t{grid.x} * grid.y * grid.z, groups = (blocks + kGroupBlocks - 1) / kGroupBlocks;
   int device = 0;
   cudaError_t e = cudaGetDevice(&device);
