@@ -72,16 +72,15 @@ def numerical(args):
         f.write('#include "adjoint/verify.h"\n' + "\n".join(includes) + f'\n#include "{case}"\n\n'
                 "int main() {\n  int failures = 0;\n" + "\n".join(checks) + "\n  return failures;\n}\n")
     exe = os.path.join(work, "check")
+    build = [args.cxx, "-std=c++17", args.opt, *args.cxxflags.split(), "-I", args.runtime, "-I", work, main, *sources]
     # _GLIBCXX_ASSERTIONS: a pop from an empty tape aborts instead of reading garbage.
-    r = run([args.cxx, "-std=c++17", args.opt, "-Wall", "-Wextra", "-Werror", "-D_GLIBCXX_ASSERTIONS", *args.cxxflags.split(),
-             "-I", args.runtime, "-I", work, main, *sources, "-o", exe])
+    r = run([*build, "-Wall", "-Wextra", "-Werror", "-D_GLIBCXX_ASSERTIONS", "-o", exe])
     if r.returncode != 0:
         sys.exit(f"compiling the generated code failed:\n{r.stderr}")
     r = run([exe])
     print(r.stdout, end="")
     if r.returncode != 0:
-        if rounding_only(r.stdout, [args.cxx, "-std=c++17", args.opt, "-include", "adjoint/long_double.h", *args.cxxflags.split(),
-                                    "-I", args.runtime, "-I", work, main, *sources, "-o", exe + "_long_double"]):
+        if rounding_only(r.stdout, [*build, "-include", "adjoint/long_double.h", "-o", exe + "_long_double"]):
             print(f"generated code kept in {work}")
             sys.exit(ROUNDING_ONLY)
         sys.exit(f"{r.returncode} check(s) failed; generated code kept in {work}")

@@ -74,8 +74,7 @@ class KernelCheck {
   // The checks with the tolerances of the kernel's precision: double's when a floating parameter
   // is a double, float's otherwise.
   bool run(const std::function<void()>& forward, const std::function<void()>& vjp, const std::function<void()>& jvp) {
-    bool doubles = std::any_of(params_.begin(), params_.end(), [](const Param& p) { return p.floating && p.elementBytes == 8; });
-    return doubles ? run(forward, vjp, jvp, 1e-6, 1e-10, 1e-3, 1.1e-16) : run(forward, vjp, jvp, 2e-3, 1e-4, 1e-2, 6e-8);
+    return inDouble() ? run(forward, vjp, jvp, 1e-6, 1e-10, 1e-3, 1.1e-16) : run(forward, vjp, jvp, 2e-3, 1e-4, 1e-2, 6e-8);
   }
 
   // `roundoff`: the unit roundoff of the kernel's arithmetic; the differences' own rounding error
@@ -119,10 +118,9 @@ class KernelCheck {
   // and compares, normwise per parameter.
   bool save(const std::function<void()>& vjp, const char* path, unsigned seed = 7) {
     std::vector<std::vector<double>> bars = vjpAt(vjp, seed);
-    bool doubles = std::any_of(params_.begin(), params_.end(), [](const Param& p) { return p.floating && p.elementBytes == 8; });
     FILE* f = std::fopen(path, "w");
     if (!f) return false;
-    std::fprintf(f, "%u %.3e\n", seed, doubles ? 1e-12 : 1e-4);
+    std::fprintf(f, "%u %.3e\n", seed, inDouble() ? 1e-12 : 1e-4);
     for (size_t k = 0; k < params_.size(); ++k)
       for (double b : bars[k]) std::fprintf(f, "%zu %.17g\n", k, b);
     return std::fclose(f) == 0;
@@ -313,6 +311,11 @@ class KernelCheck {
     double d1 = weightedOutputs(forward, v, w, h) - weightedOutputs(forward, v, w, -h);
     double d2 = weightedOutputs(forward, v, w, 2 * h) - weightedOutputs(forward, v, w, -2 * h);
     return (8 * d1 - d2) / (12 * h);  // Richardson: the h^2 error terms cancel
+  }
+
+  // Whether the kernel computes in double: a floating parameter is a double.
+  bool inDouble() const {
+    return std::any_of(params_.begin(), params_.end(), [](const Param& p) { return p.floating && p.elementBytes == 8; });
   }
 
   // J^T w at inputs and seeds drawn from `seed` alone, every value rounded to float.
