@@ -31,7 +31,7 @@ std::string launcher(const Function& kernel) {
   if (kernel.needsOneDimensionalLaunch)
     body += "  // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.\n"
             "  if (grid.y * grid.z * block.y * block.z != 1) return cudaErrorInvalidValue;\n";
-  if (kernel.threadSums.empty()) {
+  if (!kernel.blockSumSlots) {
     body += "  return adjoint::launch(" + kernel.name + ", grid, block, shmem, stream" + args + ");\n";
   } else {
     std::string physical = "grid", extra = "";
@@ -44,7 +44,7 @@ std::string launcher(const Function& kernel) {
     body += "  // One sum per block and address, added into the address in a fixed order by the last block\n"
             "  // to finish: the same inputs give bitwise the same gradient.\n"
             "  adjoint::BlockSums sums;\n"
-            "  cudaError_t status = adjoint::block_sums(" + std::to_string(kernel.threadSums.size()) + ", " + physical + ", stream, &sums);\n"
+            "  cudaError_t status = adjoint::block_sums(" + std::to_string(kernel.blockSumSlots) + ", " + physical + ", stream, &sums);\n"
             "  if (status == cudaSuccess)\n"
             "    status = adjoint::launch(" + kernel.name + ", " + physical + ", block, shmem, stream" + args + ", sums" + extra + ");\n";
     body += "  return status;\n";

@@ -90,7 +90,7 @@ bool runBlocksInTurn(Function& d) {
   bool eligible = true, usesBlock = false;
   walk(d.body, [&](const Stmt& s) { eligible &= !(s.kind == StmtKind::Decl && s.type.shared); });
   walkExprs(d.body, [&](const Expr& e) {
-    if (e.kind == ExprKind::Call && (e.text == "__syncthreads" || e.text == "__syncwarp")) eligible = false;
+    if (isBarrier(e)) eligible = false;
     if (e.kind == ExprKind::Var && (e.text == "blockIdx.y" || e.text == "blockIdx.z" || e.text == "gridDim.y" || e.text == "gridDim.z"))
       eligible = false;
     usesBlock |= e.kind == ExprKind::Var && e.text == "blockIdx.x";

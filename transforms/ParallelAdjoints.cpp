@@ -48,8 +48,8 @@ class Parallelizer {
       ExprPtr slot = number(static_cast<double>(k), Type::integer("unsigned", true));
       tail.push_back(eval(call("adjoint::sum_over_threads_into", {unary("&", s.target), var(s.name, t), storage, slot}, none)));
       finish.push_back(eval(call("adjoint::add_block_sums", {unary("&", s.target), storage, slot}, none)));
-      d_.threadSums.push_back(s.target);
     }
+    d_.blockSumSlots = static_cast<unsigned>(sums_.size());
     head.front()->comment = std::string(tangents_ ? "tangents" : "adjoints") + " every thread adds to the same address: summed in registers first";
     tail.front()->comment = "summed over the threads: one sum per block; the last block to finish adds them in a fixed order\n"
                             "(or, launched without block_sums, each block adds its sum with an atomicAdd)";

@@ -13,17 +13,7 @@ bool isSeedZeroing(const Stmt& s, const Function& d) {
   if (s.kind != StmtKind::Assign || s.op != "=" || s.atomic || !s.comment.empty() || s.lhs->kind != ExprKind::Index) return false;
   const Expr& array = *s.lhs->operands[0];
   const Param* p = array.kind == ExprKind::Var ? d.param(array.text) : nullptr;
-  return p && p->type.pointer && endsWith(array.text, "_bar") && s.expr->kind == ExprKind::Number && s.expr->value == 0;
-}
-
-// Whether control can leave `list` from inside `s` other than by running off its end.
-bool mayLeave(const Stmt& s, bool inLoop = false) {
-  if (s.kind == StmtKind::Return || (!inLoop && (s.kind == StmtKind::Break || s.kind == StmtKind::Continue))) return true;
-  bool loop = inLoop || isLoop(s.kind);
-  for (const StmtList* part : {&s.body, &s.elseBody})
-    for (const StmtPtr& c : *part)
-      if (mayLeave(*c, loop)) return true;
-  return false;
+  return p && p->type.pointer && endsWith(array.text, "_bar") && isZero(s.expr);
 }
 
 // Whether the store `s` can wait until after `later`: they do not touch its array, do not change
@@ -37,10 +27,10 @@ bool canWait(const Stmt& s, const StmtList& later) {
   bool ok = true;
   walkExprs(later, [&](const Expr& e) {
     ok &= !(e.kind == ExprKind::Var && e.text == array);
-    ok &= !(e.kind == ExprKind::Call && (e.text == "__syncthreads" || e.text == "__syncwarp"));
+    ok &= !isBarrier(e);
   });
   for (const std::string& v : analysis::assignedVariables(later)) ok &= !indexVars.count(v);
-  for (const StmtPtr& l : later) ok &= !mayLeave(*l);
+  for (const StmtPtr& l : later) ok &= !jumpsOut(*l);
   return ok;
 }
 

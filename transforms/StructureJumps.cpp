@@ -23,19 +23,6 @@ bool alwaysJumps(const StmtList& body) {
   return false;
 }
 
-// Whether a break/continue/return inside `s` leaves `s` (jumps inside nested loops that target
-// those loops do not; a return always does).
-bool jumpsOut(const Stmt& s, bool insideLoop = false) {
-  if (s.kind == StmtKind::Return) return true;
-  if (s.kind == StmtKind::Break || s.kind == StmtKind::Continue) return !insideLoop;
-  bool loop = insideLoop || isLoop(s.kind);
-  for (const StmtPtr& c : s.body)
-    if (jumpsOut(*c, loop)) return true;
-  for (const StmtPtr& c : s.elseBody)
-    if (jumpsOut(*c, loop)) return true;
-  return false;
-}
-
 class JumpStructurer {
  public:
   // Rewrites `body`; `continuation` is what runs after it on the fall-through path (a for

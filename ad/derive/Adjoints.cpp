@@ -223,7 +223,7 @@ void Adjoints::reverseOf(const Stmt& s, bool inLoop, StmtList& out) {
     case StmtKind::Assign: assignment(s.lhs, s.op, s.expr, true, out); return;
     case StmtKind::Eval:
       // A barrier of the forward is one of the reverse, where the adjoints flow back across it.
-      if (s.expr->kind == ExprKind::Call && (s.expr->text == "__syncthreads" || s.expr->text == "__syncwarp")) {
+      if (isBarrier(*s.expr)) {
         out.push_back(eval(s.expr));
         return;
       }

@@ -201,6 +201,8 @@ bool endsWith(const std::string& name, const std::string& suffix) {
   return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+bool isBarrier(const Expr& e) { return e.kind == ExprKind::Call && (e.text == "__syncthreads" || e.text == "__syncwarp"); }
+
 bool isComparison(const std::string& op) {
   return op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=";
 }

@@ -62,6 +62,8 @@ bool isLogical(const std::string& op);
 const std::string& rootName(const Expr& lvalue);
 // Whether `name` ends with `suffix`: how derivative names (x_bar, x_dot) are told apart.
 bool endsWith(const std::string& name, const std::string& suffix);
+// Whether `e` is a call of a CUDA barrier (__syncthreads, __syncwarp).
+bool isBarrier(const Expr& e);
 bool sameExpr(const Expr& a, const Expr& b);
 // Calls visit(e) for e and all its subexpressions, parents first.
 template <class F>

@@ -28,9 +28,9 @@ struct Function {
   bool host = true;
   std::string doc;        // printed above the definition
   std::string primal;     // for a derivative: the function it differentiates
-  // A kernel's adjoints summed per block (slot k: threadSums[k] receives them); see
-  // transforms/ParallelAdjoints.cpp.
-  std::vector<ExprPtr> threadSums;
+  // How many addresses a kernel's adjoints are summed per block for (adjoint::BlockSums slots);
+  // see transforms/ParallelAdjoints.cpp.
+  unsigned blockSumSlots = 0;
   // A kernel whose plain += of adjoints relies on threads differing in threadIdx.x alone.
   bool needsOneDimensionalLaunch = false;
   // A kernel that runs the forward's blocks in turn (transforms::runBlocksInTurn).

@@ -98,4 +98,15 @@ StmtList clone(const StmtList& body) {
 
 bool isLoop(StmtKind k) { return k == StmtKind::For || k == StmtKind::While || k == StmtKind::DoWhile; }
 
+bool jumpsOut(const Stmt& s, bool insideLoop) {
+  if (s.kind == StmtKind::Return) return true;
+  if (s.kind == StmtKind::Break || s.kind == StmtKind::Continue) return !insideLoop;
+  bool loop = insideLoop || isLoop(s.kind);
+  for (const StmtPtr& c : s.body)
+    if (jumpsOut(*c, loop)) return true;
+  for (const StmtPtr& c : s.elseBody)
+    if (jumpsOut(*c, loop)) return true;
+  return false;
+}
+
 }  // namespace adjoint::ir

@@ -87,6 +87,9 @@ void walkExprs(const StmtList& list, F&& visit) {
 }
 
 bool isLoop(StmtKind k);
+// Whether a break/continue/return inside `s` leaves `s` (jumps inside nested loops that target
+// those loops do not; a return always does).
+bool jumpsOut(const Stmt& s, bool insideLoop = false);
 
 // A deep copy: passes that rewrite statements in place work on copies, so the parsed module
 // stays as the user wrote it.

@@ -74,7 +74,7 @@ TEST_CASE("adjoints are added plainly, summed per block, or atomically, and the 
   CHECK(text.find("if (adjoint::last_block_to_finish(block_sums))") != std::string::npos);
   CHECK(text.find("adjoint::add_block_sums(&a_bar[0], block_sums, 0u)") != std::string::npos);
   CHECK(text.find("a[0]: the same address in every thread") != std::string::npos);
-  CHECK(f.threadSums.size() == 1);
+  CHECK(f.blockSumSlots == 1);
   CHECK(f.params.back().name == "virtual_blocks");  // a reducing kernel runs blocks in turn
 }
 
