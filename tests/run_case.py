@@ -45,6 +45,8 @@ def numerical(args):
         extra = ["--wrt", kv["wrt"]] if "wrt" in kv else []
         for mode in ("grad", "jvp"):
             out = os.path.join(work, f"{stem}.{fn}.{mode}.cpp")
+            if out in sources:  # the same function checked again, at other inputs
+                continue
             generate(args.adjoint, mode, case, fn, out, extra)
             sources.append(out)
             includes.append(f'#include "{stem}.{fn}.{mode}.h"')

@@ -37,7 +37,13 @@ class CallExtractor {
   const Module& module_;
   std::set<std::string> used_;
 
-  bool isModuleCall(const Expr& e) const { return e.kind == ExprKind::Call && module_.find(e.text); }
+  // Calls that extraction moves into statements of their own.
+  bool isExtracted(const Expr& e) const { return e.kind == ExprKind::Call && module_.find(e.text) && e.type.isFloating(); }
+  bool containsExtracted(const ExprPtr& e) const {
+    bool found = false;
+    walk(e, [&](const Expr& x) { found |= isExtracted(x); });
+    return found;
+  }
 
   std::string fresh(const std::string& base) {
     std::string n = base;
@@ -50,12 +56,46 @@ class CallExtractor {
   // `keepOuterCall`.
   ExprPtr extract(const ExprPtr& e, bool keepOuterCall, SourceLoc loc, StmtList& out) {
     if (e->operands.empty()) return e;
+    if (e->kind == ExprKind::Select && (containsExtracted(e->operands[1]) || containsExtracted(e->operands[2])))
+      return guardedSelect(*e, loc, out);
+    if (e->kind == ExprKind::Binary && isLogical(e->text) && containsExtracted(e->operands[1]))
+      return guardedLogical(*e, loc, out);
     auto copy = std::make_shared<Expr>(*e);
     for (ExprPtr& op : copy->operands) op = extract(op, false, loc, out);
-    if (!isModuleCall(*copy) || keepOuterCall || !copy->type.isFloating()) return copy;
+    if (!isExtracted(*copy) || keepOuterCall) return copy;
     std::string name = fresh(copy->text + "_result");
     out.push_back(at(decl(name, copy->type, copy), loc));
     return var(name, copy->type);
+  }
+
+  // The statements that compute `e` into `target`, its calls extracted before it.
+  StmtList computeInto(const ExprPtr& target, const ExprPtr& e, SourceLoc loc) {
+    StmtList body;
+    ExprPtr value = extract(e, true, loc, body);
+    body.push_back(at(assign(target, "=", value), loc));
+    return body;
+  }
+
+  // `c ? a : b` whose branches call functions of the module: a call runs only on the branch that
+  // the condition picks (its guard may be what keeps it in bounds or out of a recursion), so
+  // `T v = 0; if (c) { ...calls of a; v = a; } else { ...calls of b; v = b; }`.
+  ExprPtr guardedSelect(const Expr& e, SourceLoc loc, StmtList& out) {
+    ExprPtr cond = extract(e.operands[0], false, loc, out);
+    ExprPtr value = var(fresh("selected"), e.type);
+    out.push_back(at(decl(value->text, e.type, number(0, e.type)), loc));
+    out.push_back(at(ifStmt(cond, computeInto(value, e.operands[1], loc), computeInto(value, e.operands[2], loc)), loc));
+    return value;
+  }
+
+  // `a && b` (`a || b`) whose right side calls functions of the module: b is evaluated only when
+  // a is true (false), so `bool v = false; if (a) { ...calls of b; v = b; }`.
+  ExprPtr guardedLogical(const Expr& e, SourceLoc loc, StmtList& out) {
+    bool isAnd = e.text == "&&";
+    ExprPtr lhs = extract(e.operands[0], false, loc, out);
+    ExprPtr value = var(fresh(isAnd ? "both" : "either"), Type::of(Scalar::Bool));
+    out.push_back(at(decl(value->text, value->type, boolean(!isAnd)), loc));
+    out.push_back(at(ifStmt(isAnd ? lhs : unary("!", lhs), computeInto(value, e.operands[1], loc)), loc));
+    return value;
   }
 };
 
