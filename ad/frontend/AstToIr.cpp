@@ -1,6 +1,7 @@
 #include "ad/frontend/AstToIr.h"
 
 #include <algorithm>
+#include <cctype>
 #include <deque>
 #include <map>
 #include <set>
@@ -14,70 +15,13 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
 
-#include "ad/frontend/Cuda.h"
-#include "ad/frontend/Diagnostics.h"
 #include <clang/AST/Attr.h>
 
-namespace adjoint::frontend {
+#include "ad/frontend/Converter.h"
+#include "ad/frontend/Cuda.h"
 
-namespace {
+namespace adjoint::frontend::detail {
 
-using namespace clang;
-namespace ir = adjoint::ir;
-
-class Converter {
- public:
-  explicit Converter(ASTContext& ctx) : ctx_(ctx), sm_(ctx.getSourceManager()), report_(ctx.getDiagnostics()) {}
-
-  std::optional<ir::Module> run(const std::vector<std::string>& roots);
-
- private:
-  ASTContext& ctx_;
-  SourceManager& sm_;
-  Reporter report_;
-  std::deque<const FunctionDecl*> pending_;
-  std::set<const FunctionDecl*> queued_;
-  std::map<std::string, ir::Rule> rules_;  // by the name of the function they differentiate
-  ir::Module module_;
-
-  std::vector<const FunctionDecl*> ruleDecls_;
-  void collectRules(const DeclContext* dc, bool inRules);
-  // Registers the rule `fd` (when `convertBody`, converts its expression: after all rules are
-  // known, since rules call functions that have rules).
-  void addRule(const FunctionDecl* fd, bool convertBody);
-  ir::ExprPtr ruleCall(const FunctionDecl* fd, const std::string& spelled, const std::string& key,
-                       std::vector<ir::ExprPtr> args, const ir::Type& type);
-  void declareExternal(const FunctionDecl* fd, const std::string& name);
-  static bool markedNondifferentiable(const Decl* d);
-
-  std::vector<const FunctionDecl*> definitionsInMainFile();
-  void enqueue(const FunctionDecl* fd);
-  bool isTemplate(const std::string& name) const;
-  ir::Function convertFunction(const FunctionDecl* fd);
-  ir::SourceLoc loc(SourceLocation l) const;
-  ir::Type fail(SourceRange r, const std::string& msg, const std::string& hint);
-  std::optional<ir::Type> convertType(QualType qt, SourceRange where, bool allowVoid = false);
-  std::optional<ir::Type> convertStruct(QualType qt, SourceRange where);
-  std::map<std::string, std::shared_ptr<const ir::StructInfo>> structs_;
-  static constexpr int kMaxExprDepth = 20000;
-  int exprDepth_ = 0;
-  bool depthReported_ = false;
-
-  ir::StmtList convertBody(const Stmt* s);
-  void convertStmt(const Stmt* s, ir::StmtList& out);
-  ir::StmtPtr convertAssignment(const Expr* e);
-  ir::StmtPtr convertAtomicAdd(const CallExpr* call);
-  ir::ExprPtr convertAddress(const Expr* e);
-  void convertDecl(const VarDecl* vd, ir::StmtList& out);
-  ir::ExprPtr convertExpr(const Expr* e);
-  ir::ExprPtr convertCall(const CallExpr* call);
-  ir::ExprPtr convertCast(const CastExpr* c);
-  ir::ExprPtr convertUnary(const UnaryOperator* u);
-  ir::ExprPtr convertBinary(const BinaryOperator* b);
-  ir::ExprPtr convertDeclRef(const DeclRefExpr* ref);
-  ir::ExprPtr placeholder() { return ir::number(0, ir::Type::of(ir::Scalar::Double)); }
-  ir::ExprPtr unsupportedExpr(const Expr* e, const std::string& what, const std::string& hint);
-};
 
 ir::SourceLoc Converter::loc(SourceLocation l) const {
   PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(l));
@@ -328,6 +272,9 @@ ir::Function Converter::convertFunction(const FunctionDecl* fd) {
   if (isa<CXXMethodDecl>(fd))
     fail(fd->getSourceRange(), "member function '" + fd->getQualifiedNameAsString() + "' cannot be differentiated",
          "write it as a free function taking the object's fields as parameters");
+  if (fd->isVariadic())
+    fail(fd->getSourceRange(), "variadic function '" + fd->getNameAsString() + "' cannot be differentiated",
+         "give the function a fixed list of parameters (pass an array and its length for a variable number of values)");
   if (auto t = convertType(fd->getReturnType(), fd->getReturnTypeSourceRange(), /*allowVoid=*/true)) f.returnType = *t;
   for (const ParmVarDecl* p : fd->parameters()) {
     ir::Param param;
@@ -339,7 +286,9 @@ ir::Function Converter::convertFunction(const FunctionDecl* fd) {
     if (param.type.arraySize > 0) param.type = param.type.element().pointerTo(p->getOriginalType()->isPointerType());
     f.params.push_back(param);
   }
-  f.body = convertBody(fd->getBody());
+  beginFunction(fd, f.body);
+  ir::StmtList body = convertBody(fd->getBody());
+  f.body.insert(f.body.end(), body.begin(), body.end());
   return f;
 }
 
@@ -359,6 +308,10 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
     return;
   }
   bool shared = cuda::isShared(vd);
+  if (!shared && vd->getType()->isPointerType() && vd->isLocalVarDecl() && !vd->isStaticLocal()) {
+    declarePointer(vd, out);
+    return;
+  }
   if (shared && (vd->hasExternalStorage() || !ctx_.getAsConstantArrayType(vd->getType()))) {
     fail(vd->getSourceRange(), "this __shared__ variable is not supported",
          "declare shared memory as a fixed-size __shared__ array (a one-element array for a scalar)");
@@ -406,13 +359,8 @@ ir::StmtPtr Converter::convertAtomicAdd(const CallExpr* call) {
 
 // The element a pointer expression addresses: p is p[0], &p[i] and p + i are p[i].
 ir::ExprPtr Converter::convertAddress(const Expr* e) {
-  e = e->IgnoreParenImpCasts();
-  if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf && isa<ArraySubscriptExpr>(u->getSubExpr()->IgnoreParens()))
-    return convertExpr(u->getSubExpr());
-  if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->getOpcode() == BO_Add && b->getLHS()->getType()->isPointerType())
-    return ir::index(convertExpr(b->getLHS()), convertExpr(b->getRHS()));
-  if (isa<DeclRefExpr>(e) && e->getType()->isPointerType()) return ir::index(convertExpr(e), ir::number(0, ir::Type::integer()));
-  return nullptr;
+  if (!e->getType()->isPointerType() || !pointerValue(e)) return nullptr;
+  return elementAt(e, ir::number(0, ir::Type::integer()));
 }
 
 ir::StmtPtr Converter::convertAssignment(const Expr* e) {
@@ -424,6 +372,7 @@ ir::StmtPtr Converter::convertAssignment(const Expr* e) {
       fail(b->getSourceRange(), "operator '" + op + "' is not supported", "write the operation out with = ");
       return nullptr;
     }
+    if (isPointerAlias(b->getLHS())) return assignPointer(b, b->getLHS(), op, b->getRHS());
     ir::ExprPtr lhs = convertExpr(b->getLHS());
     if (lhs->kind != ir::ExprKind::Var && lhs->kind != ir::ExprKind::Index) {
       fail(b->getLHS()->getSourceRange(), "assignment to this expression is not supported",
@@ -433,6 +382,7 @@ ir::StmtPtr Converter::convertAssignment(const Expr* e) {
     return ir::at(ir::assign(lhs, op, convertExpr(b->getRHS())), loc(b->getBeginLoc()));
   }
   if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp()) {
+    if (isPointerAlias(u->getSubExpr())) return assignPointer(u, u->getSubExpr(), u->isIncrementOp() ? "+=" : "-=", nullptr);
     ir::ExprPtr target = convertExpr(u->getSubExpr());
     return ir::at(ir::assign(target, u->isIncrementOp() ? "+=" : "-=", ir::number(1, target->type)),
                   loc(u->getBeginLoc()));
@@ -456,6 +406,9 @@ void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
     out.push_back(ir::at(ir::ifStmt(convertExpr(is->getCond()), convertBody(is->getThen()), convertBody(is->getElse())),
                          loc(is->getBeginLoc())));
   } else if (const auto* fs = dyn_cast<ForStmt>(s)) {
+    if (fs->getConditionVariable())
+      fail(fs->getConditionVariable()->getSourceRange(), "a variable declared in a for condition is not supported",
+           "declare it before the loop, or in the loop body");
     ir::StmtList init;
     convertStmt(fs->getInit(), init);
     if (init.size() > 1) fail(fs->getInit()->getSourceRange(), "a for loop may declare one variable here", "declare the others before the loop");
@@ -531,14 +484,15 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
     auto t = convertType(f->getType(), f->getSourceRange());
     return t ? ir::number(f->getValueAsApproximateDouble(), *t) : placeholder();
   }
-  if (const auto* i = dyn_cast<IntegerLiteral>(e)) {
-    if (i->getType()->isUnsignedIntegerType())  // 0xffffffffu: the full warp's mask
-      return ir::number(static_cast<double>(i->getValue().getZExtValue()), ir::Type::integer("unsigned int", true));
-    return ir::number(static_cast<double>(i->getValue().getSExtValue()), ir::Type::integer());
-  }
+  if (const auto* i = dyn_cast<IntegerLiteral>(e)) return convertIntegerLiteral(i);
+  // A pointer is followed where it is indexed or dereferenced; as a value it can only be a
+  // parameter or a local array passed on whole.
+  if (e->getType()->isPointerType() && (!isa<DeclRefExpr>(e->IgnoreImpCasts()) || isPointerAlias(e)))
+    return unsupportedExpr(e, "a pointer can be indexed or dereferenced here, not passed on",
+                           "pass the array itself (with the offset as another argument)");
   if (const auto* b = dyn_cast<CXXBoolLiteralExpr>(e)) return ir::boolean(b->getValue());
   if (const auto* ref = dyn_cast<DeclRefExpr>(e)) return convertDeclRef(ref);
-  if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) return ir::index(convertExpr(sub->getBase()), convertExpr(sub->getIdx()));
+  if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) return elementAt(sub->getBase(), convertExpr(sub->getIdx()));
   if (const auto* u = dyn_cast<UnaryOperator>(e)) return convertUnary(u);
   if (const auto* b = dyn_cast<BinaryOperator>(e)) return convertBinary(b);
   if (const auto* c = dyn_cast<ConditionalOperator>(e))
@@ -560,6 +514,19 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
   if (isa<CXXThrowExpr>(e)) return unsupportedExpr(e, "exceptions are not supported in differentiated code", "report errors through return values");
   if (isa<LambdaExpr>(e)) return unsupportedExpr(e, "lambdas are not supported in differentiated code", "write the lambda as a function of its own");
   return unsupportedExpr(e, std::string("expression of kind '") + e->getStmtClassName() + "' is not supported", "");
+}
+
+// An integer literal keeps its spelling and type (`6364136223846793005ULL` stays exactly that).
+ir::ExprPtr Converter::convertIntegerLiteral(const IntegerLiteral* i) {
+  auto type = convertType(i->getType(), i->getSourceRange());
+  if (!type) return placeholder();
+  const llvm::APInt& v = i->getValue();
+  double value = type->isUnsigned ? static_cast<double>(v.getZExtValue()) : static_cast<double>(v.getSExtValue());
+  SourceLocation at = sm_.getSpellingLoc(i->getLocation());
+  std::string spelling =
+      at.isValid() ? Lexer::getSourceText(CharSourceRange::getTokenRange(at), sm_, ctx_.getLangOpts()).str() : "";
+  if (spelling.empty() || !std::isdigit(static_cast<unsigned char>(spelling[0]))) return ir::number(value, *type);
+  return ir::integerLiteral(value, *type, spelling);
 }
 
 ir::ExprPtr Converter::convertCast(const CastExpr* c) {
@@ -614,7 +581,7 @@ ir::ExprPtr Converter::convertUnary(const UnaryOperator* u) {
     case UO_Minus: return ir::neg(convertExpr(u->getSubExpr()));
     case UO_Plus: return convertExpr(u->getSubExpr());
     case UO_LNot: return ir::unary("!", convertExpr(u->getSubExpr()));
-    case UO_Deref: return ir::index(convertExpr(u->getSubExpr()), ir::number(0, ir::Type::integer()));
+    case UO_Deref: return elementAt(u->getSubExpr(), ir::number(0, ir::Type::integer()));
     case UO_PreInc:
     case UO_PreDec:
     case UO_PostInc:
@@ -635,6 +602,7 @@ ir::ExprPtr Converter::convertBinary(const BinaryOperator* b) {
   static const std::set<std::string> ops{"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||",
                                          "<<", ">>", "&", "|", "^"};  // the bit operators: integers only
   if (!ops.count(op)) return unsupportedExpr(b, "operator '" + op + "' is not supported", "");
+  if (b->isComparisonOp() && b->getLHS()->getType()->isPointerType()) return comparePointers(b);
   ir::ExprPtr lhs = convertExpr(b->getLHS()), rhs = convertExpr(b->getRHS());
   return ir::binary(op, lhs, rhs);
 }
@@ -683,10 +651,12 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   return ir::call(def->getNameAsString(), args, *type);
 }
 
-}  // namespace
+}  // namespace adjoint::frontend::detail
 
-std::optional<ir::Module> convertToIr(ASTContext& context, const std::vector<std::string>& roots) {
-  return Converter(context).run(roots);
+namespace adjoint::frontend {
+
+std::optional<ir::Module> convertToIr(clang::ASTContext& context, const std::vector<std::string>& roots) {
+  return detail::Converter(context).run(roots);
 }
 
 }  // namespace adjoint::frontend

@@ -48,9 +48,11 @@ std::string spellNumber(double value, const Type& type) {
 }
 
 bool isNumber(const ExprPtr& e, double v) { return e->kind == ExprKind::Number && e->value == v; }
-bool bothNumbers(const ExprPtr& a, const ExprPtr& b) {
-  return a->kind == ExprKind::Number && b->kind == ExprKind::Number;
+// Integers beyond 2^53 are not exact in `value`: such literals are never folded.
+bool exactNumber(const ExprPtr& e) {
+  return e->kind == ExprKind::Number && (e->type.scalar != Scalar::Int || std::fabs(e->value) <= 9007199254740992.0);
 }
+bool bothNumbers(const ExprPtr& a, const ExprPtr& b) { return exactNumber(a) && exactNumber(b); }
 
 }  // namespace
 
@@ -60,6 +62,15 @@ ExprPtr number(double value, const Type& type) {
   e->type = type.element();
   e->value = value;
   e->text = spellNumber(value, type);
+  return e;
+}
+
+ExprPtr integerLiteral(double value, const Type& type, std::string spelling) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::Number;
+  e->type = type.element();
+  e->value = value;
+  e->text = std::move(spelling);
   return e;
 }
 
@@ -109,7 +120,7 @@ ExprPtr select(ExprPtr cond, ExprPtr a, ExprPtr b) {
 
 ExprPtr cast(const Type& type, ExprPtr e) {
   if (e->type.element() == type.element()) return e;
-  if (e->kind == ExprKind::Number) return number(e->value, type);
+  if (exactNumber(e)) return number(e->value, type);
   return make(ExprKind::Cast, type.element(), "", {std::move(e)});
 }
 

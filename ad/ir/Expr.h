@@ -36,6 +36,8 @@ struct Expr {
 };
 
 ExprPtr number(double value, const Type& type);
+// An integer literal as the source spells it (`0x5851f42d4c957f2dULL`); `value` may be rounded.
+ExprPtr integerLiteral(double value, const Type& type, std::string spelling);
 ExprPtr boolean(bool value);
 ExprPtr var(const std::string& name, const Type& type);
 ExprPtr index(ExprPtr base, ExprPtr idx);

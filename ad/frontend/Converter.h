@@ -1,0 +1,105 @@
+// The converter from Clang's AST to the IR (see AstToIr.h), shared by the files that implement it:
+// AstToIr.cpp (functions, types, statements, expressions) and Pointers.cpp (pointer locals and
+// pointer arithmetic as offsets into the arrays they point into).
+#pragma once
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/Stmt.h>
+
+#include "ad/frontend/Diagnostics.h"
+#include "ad/ir/Function.h"
+
+namespace adjoint::frontend::detail {
+
+using namespace clang;
+namespace ir = adjoint::ir;
+
+class Converter {
+ public:
+  explicit Converter(ASTContext& ctx) : ctx_(ctx), sm_(ctx.getSourceManager()), report_(ctx.getDiagnostics()) {}
+
+  std::optional<ir::Module> run(const std::vector<std::string>& roots);
+
+ private:
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  Reporter report_;
+  std::deque<const FunctionDecl*> pending_;
+  std::set<const FunctionDecl*> queued_;
+  std::map<std::string, ir::Rule> rules_;  // by the name of the function they differentiate
+  ir::Module module_;
+
+  std::vector<const FunctionDecl*> ruleDecls_;
+  void collectRules(const DeclContext* dc, bool inRules);
+  // Registers the rule `fd` (when `convertBody`, converts its expression: after all rules are
+  // known, since rules call functions that have rules).
+  void addRule(const FunctionDecl* fd, bool convertBody);
+  ir::ExprPtr ruleCall(const FunctionDecl* fd, const std::string& spelled, const std::string& key,
+                       std::vector<ir::ExprPtr> args, const ir::Type& type);
+  void declareExternal(const FunctionDecl* fd, const std::string& name);
+  static bool markedNondifferentiable(const Decl* d);
+
+  std::vector<const FunctionDecl*> definitionsInMainFile();
+  void enqueue(const FunctionDecl* fd);
+  bool isTemplate(const std::string& name) const;
+  ir::Function convertFunction(const FunctionDecl* fd);
+  ir::SourceLoc loc(SourceLocation l) const;
+  ir::Type fail(SourceRange r, const std::string& msg, const std::string& hint);
+  std::optional<ir::Type> convertType(QualType qt, SourceRange where, bool allowVoid = false);
+  std::optional<ir::Type> convertStruct(QualType qt, SourceRange where);
+  std::map<std::string, std::shared_ptr<const ir::StructInfo>> structs_;
+  static constexpr int kMaxExprDepth = 20000;
+  int exprDepth_ = 0;
+  bool depthReported_ = false;
+
+  ir::StmtList convertBody(const Stmt* s);
+  void convertStmt(const Stmt* s, ir::StmtList& out);
+  ir::StmtPtr convertAssignment(const Expr* e);
+  ir::StmtPtr convertAtomicAdd(const CallExpr* call);
+  ir::ExprPtr convertAddress(const Expr* e);
+  void convertDecl(const VarDecl* vd, ir::StmtList& out);
+  ir::ExprPtr convertExpr(const Expr* e);
+  ir::ExprPtr convertCall(const CallExpr* call);
+  ir::ExprPtr convertCast(const CastExpr* c);
+  ir::ExprPtr convertUnary(const UnaryOperator* u);
+  ir::ExprPtr convertBinary(const BinaryOperator* b);
+  ir::ExprPtr convertDeclRef(const DeclRefExpr* ref);
+  ir::ExprPtr convertIntegerLiteral(const IntegerLiteral* i);
+
+  // Pointers (Pointers.cpp). A pointer local (`const double* row = A + i * n;`) and a pointer
+  // parameter the function advances (`inp += idx * C;`) become an integer local holding the
+  // offset into the array they point into (`long row_offset = i * n;`): `row[j]` is
+  // `A[row_offset + j]`, so adjoints and tangents are indexed exactly as the values are.
+  struct PointerAlias {
+    ir::ExprPtr base;    // the parameter or local array pointed into
+    std::string offset;  // the name of the offset local
+  };
+  struct PointerValue {
+    ir::ExprPtr base;
+    ir::ExprPtr offset;  // null: the start of `base`
+  };
+  std::map<const VarDecl*, PointerAlias> pointers_;
+  std::set<std::string> namesInFunction_;
+  void beginFunction(const FunctionDecl* fd, ir::StmtList& body);
+  std::string freshName(const std::string& base);
+  std::optional<PointerValue> pointerValue(const Expr* e);
+  // The element `index` places after where `pointer` points; null after reporting an error.
+  ir::ExprPtr elementAt(const Expr* pointer, ir::ExprPtr index);
+  bool isPointerAlias(const Expr* e) const;
+  void declarePointer(const VarDecl* vd, ir::StmtList& out);
+  ir::StmtPtr assignPointer(const Expr* whole, const Expr* target, const std::string& op, const Expr* value);
+  ir::ExprPtr comparePointers(const BinaryOperator* b);
+  ir::ExprPtr placeholder() { return ir::number(0, ir::Type::of(ir::Scalar::Double)); }
+  ir::ExprPtr unsupportedExpr(const Expr* e, const std::string& what, const std::string& hint);
+};
+
+}  // namespace adjoint::frontend::detail

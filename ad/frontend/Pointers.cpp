@@ -1,0 +1,153 @@
+// Pointer locals and pointer arithmetic, as integer offsets into the arrays pointed into.
+#include <clang/AST/ExprCXX.h>
+
+#include "ad/frontend/Converter.h"
+
+namespace adjoint::frontend::detail {
+
+namespace {
+
+const ir::Type kOffset = ir::Type::integer("long");
+
+template <class F>
+void visitAll(const Stmt* s, F&& visit) {
+  if (!s) return;
+  visit(s);
+  for (const Stmt* child : s->children()) visitAll(child, visit);
+}
+
+// The pointer parameter that `s` assigns, advances or steps back, if any.
+const ParmVarDecl* advancedParam(const Stmt* s) {
+  const Expr* target = nullptr;
+  if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) target = b->getLHS();
+  if (const auto* u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp()) target = u->getSubExpr();
+  const auto* ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr;
+  const auto* p = ref ? dyn_cast<ParmVarDecl>(ref->getDecl()) : nullptr;
+  return p && p->getType()->isPointerType() ? p : nullptr;
+}
+
+const char* const kPointerHint =
+    "index a pointer parameter or a local array (p[i], *(p + i)), or a pointer local that points into one "
+    "(const double* row = A + i * n; row[j])";
+
+}  // namespace
+
+std::string Converter::freshName(const std::string& base) {
+  std::string name = base;
+  for (int k = 2; namesInFunction_.count(name); ++k) name = base + "_" + std::to_string(k);
+  namesInFunction_.insert(name);
+  return name;
+}
+
+// Collects the names the function declares (offset locals get names of their own), and gives
+// each pointer parameter that the body advances its offset local, declared in `prologue`.
+void Converter::beginFunction(const FunctionDecl* fd, ir::StmtList& prologue) {
+  pointers_.clear();
+  namesInFunction_.clear();
+  for (const ParmVarDecl* p : fd->parameters()) namesInFunction_.insert(p->getNameAsString());
+  std::vector<const ParmVarDecl*> advanced;
+  visitAll(fd->getBody(), [&](const Stmt* s) {
+    if (const auto* ds = dyn_cast<DeclStmt>(s))
+      for (const Decl* d : ds->decls())
+        if (const auto* nd = dyn_cast<NamedDecl>(d)) namesInFunction_.insert(nd->getNameAsString());
+    if (const ParmVarDecl* p = advancedParam(s); p && std::find(advanced.begin(), advanced.end(), p) == advanced.end())
+      advanced.push_back(p);
+  });
+  for (const ParmVarDecl* p : advanced) {
+    auto type = convertType(p->getType(), p->getSourceRange());
+    if (!type) continue;
+    std::string offset = freshName(p->getNameAsString() + "_offset");
+    pointers_[p] = {ir::var(p->getNameAsString(), *type), offset};
+    prologue.push_back(ir::at(ir::decl(offset, kOffset, ir::number(0, kOffset)), loc(fd->getBody()->getBeginLoc())));
+  }
+}
+
+bool Converter::isPointerAlias(const Expr* e) const {
+  const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  const auto* vd = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  return vd && pointers_.count(vd);
+}
+
+// Where a pointer expression points: an array and an offset into it. Nothing for pointers Adjoint
+// cannot follow (pointers returned by calls, chosen by ?:, pointers to pointers).
+std::optional<Converter::PointerValue> Converter::pointerValue(const Expr* e) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
+    const auto* vd = dyn_cast<VarDecl>(ref->getDecl());
+    if (!vd || !vd->isLocalVarDeclOrParm()) return std::nullopt;
+    if (auto it = pointers_.find(vd); it != pointers_.end()) return PointerValue{it->second.base, ir::var(it->second.offset, kOffset)};
+    if (vd->getType()->isPointerType() || vd->getType()->isConstantArrayType()) return PointerValue{convertDeclRef(ref), nullptr};
+    return std::nullopt;
+  }
+  auto advance = [&](std::optional<PointerValue> p, ir::ExprPtr k, bool back) -> std::optional<PointerValue> {
+    if (p) p->offset = back ? (p->offset ? ir::sub(p->offset, k) : ir::neg(k)) : (p->offset ? ir::add(p->offset, k) : k);
+    return p;
+  };
+  if (const auto* b = dyn_cast<BinaryOperator>(e); b && (b->getOpcode() == BO_Add || b->getOpcode() == BO_Sub)) {
+    bool pointerFirst = b->getLHS()->getType()->isPointerType();
+    const Expr* pointer = pointerFirst ? b->getLHS() : b->getRHS();
+    const Expr* count = pointerFirst ? b->getRHS() : b->getLHS();
+    if (!count->getType()->isIntegerType() || (b->getOpcode() == BO_Sub && !pointerFirst)) return std::nullopt;
+    return advance(pointerValue(pointer), convertExpr(count), b->getOpcode() == BO_Sub);
+  }
+  if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf) {
+    const Expr* target = u->getSubExpr()->IgnoreParens();
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(target))
+      return advance(pointerValue(sub->getBase()), convertExpr(sub->getIdx()), false);
+    if (const auto* deref = dyn_cast<UnaryOperator>(target); deref && deref->getOpcode() == UO_Deref)
+      return pointerValue(deref->getSubExpr());
+  }
+  return std::nullopt;
+}
+
+ir::ExprPtr Converter::elementAt(const Expr* pointer, ir::ExprPtr index) {
+  std::optional<PointerValue> p = pointerValue(pointer);
+  if (!p) {
+    report_.error(pointer->getSourceRange(), "Adjoint cannot tell which array this pointer points into", kPointerHint);
+    return placeholder();
+  }
+  return ir::index(p->base, p->offset ? ir::add(p->offset, index) : index);
+}
+
+// `const double* row = A + i * n;` declares row's offset: `long row_offset = i * n;`.
+void Converter::declarePointer(const VarDecl* vd, ir::StmtList& out) {
+  std::string name = vd->getNameAsString();
+  std::optional<PointerValue> p = vd->getInit() ? pointerValue(vd->getInit()) : std::nullopt;
+  if (!p) {
+    fail(vd->getInit() ? vd->getInit()->getSourceRange() : vd->getSourceRange(), "pointer '" + name + "' must be initialized to point into a pointer parameter or a local array",
+         kPointerHint);
+    return;
+  }
+  std::string offset = freshName(name + "_offset");
+  pointers_[vd] = {p->base, offset};
+  out.push_back(ir::at(ir::decl(offset, kOffset, p->offset ? p->offset : ir::number(0, kOffset)), loc(vd->getBeginLoc())));
+}
+
+// `row = A + k`, `row += k`, `++row`: the offset moves; the array pointed into must stay the same.
+ir::StmtPtr Converter::assignPointer(const Expr* whole, const Expr* target, const std::string& op, const Expr* value) {
+  const auto* vd = cast<VarDecl>(cast<DeclRefExpr>(target->IgnoreParenImpCasts())->getDecl());
+  const PointerAlias& alias = pointers_.at(vd);
+  ir::ExprPtr offset = ir::var(alias.offset, kOffset);
+  ir::SourceLoc at = loc(whole->getBeginLoc());
+  if (op == "+=" || op == "-=")
+    return ir::at(ir::assign(offset, op, value ? convertExpr(value) : ir::number(1, ir::Type::integer())), at);
+  std::optional<PointerValue> p = op == "=" ? pointerValue(value) : std::nullopt;
+  if (!p || ir::rootName(*p->base) != ir::rootName(*alias.base)) {
+    fail(whole->getSourceRange(),
+         "pointer '" + vd->getNameAsString() + "' must keep pointing into '" + ir::rootName(*alias.base) + "'",
+         "move a pointer with =, += and -= within the array it was initialized to point into; use another pointer for another array");
+    return nullptr;
+  }
+  return ir::at(ir::assign(offset, "=", p->offset ? p->offset : ir::number(0, kOffset)), at);
+}
+
+// `p != end` for two pointers into the same array compares their offsets.
+ir::ExprPtr Converter::comparePointers(const BinaryOperator* b) {
+  std::optional<PointerValue> l = pointerValue(b->getLHS()), r = pointerValue(b->getRHS());
+  if (!l || !r || ir::rootName(*l->base) != ir::rootName(*r->base))
+    return unsupportedExpr(b, "only pointers into the same array can be compared", kPointerHint);
+  ir::ExprPtr zero = ir::number(0, kOffset);
+  return ir::binary(b->getOpcodeStr().str(), l->offset ? l->offset : zero, r->offset ? r->offset : zero);
+}
+
+}  // namespace adjoint::frontend::detail

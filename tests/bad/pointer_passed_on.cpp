@@ -1,0 +1,9 @@
+// ARGS: grad %s --fn f
+// EXPECT: pointer_passed_on.cpp:9:50: error: a pointer can be indexed or dereferenced here, not passed on
+// EXPECT: note: pass the array itself (with the offset as another argument)
+static double dot(const double* x, const double* y, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += x[i] * y[i];
+  return s;
+}
+double f(const double* a, int n) { return dot(a, a + n, n); }

@@ -1,0 +1,63 @@
+// Pointer locals, pointer walks and pointer arithmetic: each pointer is followed into the array it
+// points into, and adjoints and tangents are read and written at the same offsets as the values.
+#include <cmath>
+
+// *(a + k) is a[k] (its gradient was all zeros).
+double deref_offset(const double* a, int k) { return *(a + k) * *(a + k) + std::sin(*(a + k + 1)); }
+// CHECK: deref_offset ints=2
+
+// A pointer local into a parameter: the tangent of q[0] is the tangent of w[1].
+double offset_local(const double* w) {
+  const double* q = w + 1;
+  return q[0] * w[2] + q[1] * w[0] + q[-1] * q[0];
+}
+// CHECK: offset_local
+
+// Row pointers, as matrix code writes them.
+double row_sums(const double* A, int m, int n, double* rowsum) {
+  double total = 0;
+  for (int i = 0; i < m; ++i) {
+    const double* row = A + i * n;
+    double* out = &rowsum[i];
+    *out = 0;
+    for (int j = 0; j < n; ++j) *out += row[j] * row[j] * (j + 1);
+    total += std::sqrt(*out);
+  }
+  return total;
+}
+// CHECK: row_sums ints=4,5 length=20
+
+// A pointer walk: the parameter advanced in place, and a local pointer stepping to an end.
+double walk_param(const double* p, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    s += *p * *p;
+    ++p;
+  }
+  return s;
+}
+// CHECK: walk_param n=7
+double walk_to_end(const double* x, int n, double t) {
+  double s = 0;
+  for (const double* p = x; p != x + n; p++) s += std::exp(t * *p);
+  const double* last = x + n;
+  last -= 1;
+  return s * *last;
+}
+// CHECK: walk_to_end n=6
+
+// A store through an offset into a local array (it was dropped).
+double local_array_offset(double x, int n) {
+  double a[3] = {x, 2 * x, 3 * x};
+  for (int i = 0; i < n; ++i) *(a + 1) += 11 * i * x;
+  return a[1] * a[1] + *a;
+}
+// CHECK: local_array_offset n=4
+
+// 64-bit integer constants are emitted as written (they went through double: 0x5851f42d4c958000u).
+static unsigned long long lcg(unsigned long long s) { return s * 6364136223846793005ULL + 1442695040888963407ULL; }
+double hashed_scale(double x, int n) {
+  unsigned long long s = lcg(static_cast<unsigned long long>(n));
+  return x * static_cast<double>(s % 1000u) / 1000.0 + x * x;
+}
+// CHECK: hashed_scale n=3
