@@ -12,7 +12,9 @@ void uniqueLocalNames(ir::Function& f);
 
 // Moves each call to a function of the module out of a larger expression into a declaration of
 // its own (`double g_result = g(x);`), so that differentiation meets calls only as whole
-// statements: `v = g(...)`, `T v = g(...)`, or `g(...);`.
+// statements: `v = g(...)`, `T v = g(...)`, or `g(...);`. A call under `?:`, `&&` or `||` moves
+// into an if that keeps its guard: `c ? g(x) : 0` becomes `double selected = 0; if (c) { double
+// g_result = g(x); selected = g_result; } else { selected = 0; }`.
 void extractCalls(ir::Function& f, const ir::Module& m);
 
 // A return inside a loop first becomes `result = e; returned = true; break;`, with
@@ -60,9 +62,10 @@ void shareCommonCalls(ir::Function& f);
 
 namespace adjoint::transforms {
 
-// Kernels' derivatives do not redo the forward's effects on its outputs: stores (and atomicAdds)
-// into pointer parameters the kernel `primal` writes but never reads are removed from `d`. The
-// reverse never needs them, and redoing an atomicAdd would add the loss twice.
+// Kernels' forward modes do not redo the forward's effects on its outputs: stores (and atomicAdds)
+// into pointer parameters the kernel `primal` writes but never reads are removed from `d`, since
+// redoing an atomicAdd would add the loss twice. (Reverse modes leave every store into the
+// caller's buffers out of their forward sweep, or undo it: derive/ReverseMode.cpp.)
 void dropOutputStores(ir::Function& d, const ir::Function& primal);
 
 // In the reverse of kernels and device functions, a store that zeroes an output's seed

@@ -22,6 +22,17 @@ std::set<std::string> readVariables(const StmtList& body) {
   return names;
 }
 
+std::set<std::string> readVariablesBesidesUpdates(const StmtList& body) {
+  std::set<std::string> names;
+  walk(body, [&](const Stmt& s) {
+    names.merge(readVariables(s.expr));
+    for (const ExprPtr& a : s.args) names.merge(readVariables(a));
+    for (const Expr* e = s.lhs.get(); e && e->kind == ExprKind::Index; e = e->operands[0].get())
+      names.merge(readVariables(e->operands[1]));
+  });
+  return names;
+}
+
 namespace {
 
 // Whether e depends on a variable in `names`. The result of a call that has no derivative (a

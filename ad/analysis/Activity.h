@@ -23,5 +23,8 @@ std::set<std::string> assignedVariables(const ir::Stmt& s);
 std::set<std::string> readVariables(const ir::ExprPtr& e);
 // The names of the variables the statements in `body` read (including their conditions).
 std::set<std::string> readVariables(const ir::StmtList& body);
+// The same, except that an assignment does not read the variable it assigns (`y[i] += e` reads
+// i and what e reads, not y): whose values anything but their own updates reads.
+std::set<std::string> readVariablesBesidesUpdates(const ir::StmtList& body);
 
 }  // namespace adjoint::analysis

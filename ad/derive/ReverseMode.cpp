@@ -29,7 +29,14 @@ class ReverseBuilder {
         adjoints_(m, f, r.wrt, q, r.entry ? number(1, f.returnType) : var("result_bar", f.returnType)) {}
 
   Function build() {
-    plan_ = planTape(f_.body, [&](const Stmt& s) { return reverseReads(s); });
+    auto reads = [&](const Stmt& s) { return reverseReads(s); };
+    plan_ = planTape(f_.body, reads);
+    // The caller's buffers are left as they came: a store into one that nothing but its own
+    // updates reads is left out of the forward sweep; any other is undone by the reverse sweep.
+    std::set<std::string> readBuffers, readInForward = analysis::readVariablesBesidesUpdates(f_.body);
+    for (const std::string& b : writtenBuffers())
+      (readInForward.count(b) || plan_.reverseReads.count(b) ? readBuffers : skippedBuffers_).insert(b);
+    if (!readBuffers.empty()) plan_ = planTape(f_.body, reads, readBuffers);
     StmtList reverse = reverseList(f_.body);
     // A copy: the forward sweep's statements come from the module, and later stages edit them.
     StmtList forward = clone(forwardList(f_.body, false));
@@ -48,8 +55,17 @@ class ReverseBuilder {
   std::map<const Stmt*, std::string> loopNames_;
   std::map<const Stmt*, std::pair<std::string, Type>> saved_;  // values saved in locals instead of tapes
   std::vector<StmtPtr> hoisted_;               // nested declarations the reverse sweep reads
+  std::set<std::string> skippedBuffers_;       // pointer parameters whose stores the forward sweep leaves out
   unsigned enclosingLine_ = 0;
   unsigned lastCommentLine_ = 0;  // statements of one forward line share its comment
+
+  // The pointer parameters the function stores into.
+  std::set<std::string> writtenBuffers() const {
+    std::set<std::string> out;
+    for (const std::string& v : analysis::assignedVariables(f_.body))
+      if (const Param* p = f_.param(v); p && p->type.pointer) out.insert(v);
+    return out;
+  }
 
   std::string comment(const Stmt& s) const {
     std::string text = m_.sourceLine(s.loc.line);
@@ -222,6 +238,7 @@ class ReverseBuilder {
       case StmtKind::Return: return;  // the forward sweep runs on into the reverse sweep
       case StmtKind::Decl: forwardDecl(s, nested, out); return;
       case StmtKind::Assign:
+        if (skippedBuffers_.count(rootName(*s->lhs))) return;
         if (plan_.restored.count(s.get()) && usesSavedValue(*s)) out.push_back(at(assign(var(savedName(*s), s->lhs->type.element()), "=", s->lhs), s->loc));
         else if (plan_.restored.count(s.get())) out.push_back(push(tapeFor(rootName(*s->lhs), s->lhs->type), s->lhs));
         out.push_back(s);

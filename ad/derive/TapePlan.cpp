@@ -35,8 +35,8 @@ std::string overwrittenName(const Stmt& s) { return s.kind == StmtKind::Decl ? s
 // an overwrite of such a variable must restore it.
 class ExposedReads {
  public:
-  ExposedReads(TapePlan& plan, const std::function<Names(const Stmt&)>& reverseReads)
-      : plan_(plan), reverseReads_(reverseReads) {}
+  ExposedReads(TapePlan& plan, const std::function<Names(const Stmt&)>& reverseReads, const Names& alwaysRestored)
+      : plan_(plan), reverseReads_(reverseReads), alwaysRestored_(alwaysRestored) {}
 
   // Returns whether a new restore was found.
   bool run(const StmtList& body) {
@@ -48,6 +48,7 @@ class ExposedReads {
  private:
   TapePlan& plan_;
   const std::function<Names(const Stmt&)>& reverseReads_;
+  const Names& alwaysRestored_;
   std::vector<Names> breaks_;  // states at the breaks of the innermost loop
 
   Names readsOf(const Stmt& s) {
@@ -85,7 +86,7 @@ class ExposedReads {
       return state;
     }
     std::string v = overwrittenName(s);
-    if (state.count(v) || reads.count(v)) plan_.restored.insert(&s);
+    if (state.count(v) || reads.count(v) || alwaysRestored_.count(v)) plan_.restored.insert(&s);
     reads = readsOf(s);  // a new restore of a[i] reads i
     // Overwriting all of v satisfies S's own reads of v (its restore gives the old value) and
     // hides earlier ones. Writing one element of an array does neither: S may read other
@@ -162,7 +163,8 @@ std::set<const Stmt*> recomputableDeclarations(const StmtList& body) {
   return out;
 }
 
-TapePlan planTape(const StmtList& body, const std::function<std::set<std::string>(const Stmt&)>& reverseReads) {
+TapePlan planTape(const StmtList& body, const std::function<std::set<std::string>(const Stmt&)>& reverseReads,
+                  const std::set<std::string>& alwaysRestored) {
   TapePlan plan;
   plan.recomputed = recomputableDeclarations(body);
   walk(body, [&](const Stmt& s) {
@@ -172,7 +174,7 @@ TapePlan planTape(const StmtList& body, const std::function<std::set<std::string
     for (const std::string& v : analysis::readVariables(s.expr))
       if (written.count(v)) plan.tapedBranch.insert(&s);
   });
-  ExposedReads flow(plan, reverseReads);
+  ExposedReads flow(plan, reverseReads, alwaysRestored);
   while (flow.run(body)) {
   }
   walk(body, [&](const Stmt& s) {

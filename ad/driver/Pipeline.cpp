@@ -97,12 +97,16 @@ const std::vector<std::string>& stageNames() {
 
 namespace {
 
-void simplifyAll(std::vector<ir::Function>& derivatives, const ir::Module& prepared) {
+void simplifyAll(std::vector<ir::Function>& derivatives, const ir::Module& prepared, derive::Mode mode) {
+  // What the derivatives call: the forward functions and the other derivatives (dead-code
+  // removal reads which pointers a callee only reads from their parameters).
+  ir::Module callees = prepared;
+  callees.functions.insert(callees.functions.end(), derivatives.begin(), derivatives.end());
   for (ir::Function& d : derivatives) {
     d.body = ir::clone(d.body);  // the passes below edit statements the module shares
-    if (d.kernel) transforms::dropOutputStores(d, *prepared.find(d.primal));
+    if (d.kernel && mode == derive::Mode::Forward) transforms::dropOutputStores(d, *prepared.find(d.primal));
     transforms::simplify(d);
-    transforms::removeDeadCode(d, &prepared);
+    transforms::removeDeadCode(d, &callees);
     transforms::shareCommonCalls(d);
     derive::markUnusedParams(d);
   }
@@ -141,7 +145,7 @@ std::optional<PipelineResult> runStages(const ir::Module& original, const Pipeli
     result.derivatives = stages.run("differentiate", [&] { return derive::differentiate(result.prepared, entry, o.mode); });
     stages.dump("differentiate", printFunctions(result.derivatives));
     stages.run("simplify", [&] {
-      simplifyAll(result.derivatives, result.prepared);
+      simplifyAll(result.derivatives, result.prepared, o.mode);
       return 0;
     });
     stages.dump("simplify", printFunctions(result.derivatives));

@@ -157,6 +157,9 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
     // Relative to the size of the terms summed, so that cancellation between them is no failure.
     double terms = std::max(weighted(tangent, true), dotTerms_);
     failures += report("dot product <Jv,w> vs <v,J^T w>", relativeError(jv_w, v_jtw, std::max(terms, 1e-300)), o_.dotTolerance);
+    // A gradient writes only adjoints: the arrays it is given come back as they went in.
+    std::printf("  %-8s %-40s %d  %s\n", name_.c_str(), "arrays the gradient changed", changedArrays_, changedArrays_ ? "FAILED" : "ok");
+    failures += changedArrays_ > 0;
     failures += gradientVsFiniteDifferences(f);
     return failures;
   }
@@ -166,6 +169,7 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
   VerifyOptions o_;
   double fdFloor_ = 1e-4;
   double dotTerms_ = 0;  // sum of |v_i (J^T w)_i|
+  int changedArrays_ = 0;  // the user's arrays that the gradient left different from how it got them
   std::mt19937_64 rng_;
   std::tuple<SlotFor<A, ((Wrt >> I) & 1) != 0>...> slots_;
   double returnWeight_ = 1;
@@ -321,7 +325,11 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
       }
     });
     callWith(grad, [](auto& s) { return s.barArg(); });
-    each([](auto& s) { s.collect(); });
+    each([&](auto& s) {
+      using S = std::decay_t<decltype(s)>;
+      if constexpr (S::pointer) changedArrays_ += s.value != s.initial;
+      s.collect();
+    });
     double sum = 0;
     each([&](auto& s) {
       using S = std::decay_t<decltype(s)>;

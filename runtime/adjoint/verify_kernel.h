@@ -19,6 +19,7 @@
 #include <functional>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -108,7 +109,9 @@ class KernelCheck {
     bool pass = error <= dotTolerance;
     std::printf("dot-product test: <w, J v> = %.9e, <v, J^T w> = %.9e, error %.2e relative to the terms%s\n", a, b, error,
                 pass ? "" : "  FAILED");
-    return ok && pass;
+    for (const std::string& name : changedBuffers_)
+      std::printf("the vjp changed '%s', a buffer it must leave as it received it  FAILED\n", name.c_str());
+    return ok && pass && changedBuffers_.empty();
   }
 
   // The comparison with a float64 reference: the GPU harness saves the vjp at inputs and seeds
@@ -212,6 +215,7 @@ class KernelCheck {
   double outputMagnitude_ = 0;  // the largest sum of |w_i F_i| seen
   std::vector<Param> params_;
   std::vector<std::shared_ptr<void>> scalars_;
+  std::set<std::string> changedBuffers_;  // arrays a vjp left different from what it received
 
   Param& add(const char* name, size_t length, size_t bytes, size_t elementBytes, bool differentiated, bool floating, double lo,
              double hi) {
@@ -340,8 +344,12 @@ class KernelCheck {
     setInputs(none, 0);
     for (size_t k = 0; k < params_.size(); ++k)
       if (params_[k].differentiated) put(params_[k], params_[k].derivative, params_[k].bytes ? w[k] : std::vector<double>{0}, true);
+    std::vector<std::vector<double>> received;
+    for (const Param& p : params_) received.push_back(p.bytes ? get(p, p.device) : std::vector<double>{});
     vjp();
     cudaDeviceSynchronize();
+    for (size_t k = 0; k < params_.size(); ++k)
+      if (params_[k].bytes && get(params_[k], params_[k].device) != received[k]) changedBuffers_.insert(params_[k].name);
     std::vector<std::vector<double>> bars(params_.size());
     for (size_t k = 0; k < params_.size(); ++k)
       if (params_[k].differentiated) bars[k] = get(params_[k], params_[k].derivative);

@@ -29,6 +29,7 @@ void softmax_vjp(const double *z, double *p, int n, double *z_bar, double *p_bar
   }
   double total = 0.0;
   for (int i_2 = 0; i_2 < n; ++i_2) {
+    p_tape.push_back(p[i_2]);
     p[i_2] = std::exp(z[i_2] - m);
     total += p[i_2];
   }
@@ -54,6 +55,7 @@ void softmax_vjp(const double *z, double *p, int n, double *z_bar, double *p_bar
     // line 14: total += p[i];
     p_bar[i_2] += total_bar;
     // line 13: p[i] = std::exp(z[i] - m);
+    p[i_2] = adjoint_pop(p_tape);
     const double exp_value = std::exp(z[i_2] - m);
     z_bar[i_2] += p_bar[i_2] * exp_value;
     m_bar -= p_bar[i_2] * exp_value;

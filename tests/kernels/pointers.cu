@@ -1,0 +1,40 @@
+// Kernels as tuned code writes them: pointer parameters advanced in place to a thread's row,
+// local row pointers, and in-place updates. Each vjp leaves the caller's buffers as it got them.
+
+// Every thread advances inp and out to its row: the adjoints are read and written at the same
+// rows (the vjp read row 0's seed and added into row 0).
+// KERNEL: rows_advanced grid=2 block=32 inp=[320] out=[320] w=[8] C=8 N=40
+__global__ void rows_advanced(const float* inp, float* out, const float* w, int C, int N) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= N) return;
+  inp += idx * C;
+  out += idx * C;
+  for (int c = 0; c < C; ++c) out[c] = inp[c] * w[c] * inp[c];
+}
+
+// Local row pointers into the input and the output.
+// KERNEL: rows_local grid=2 block=32 inp=[240] out=[240] C=6 N=40
+__global__ void rows_local(const float* inp, float* out, int C, int N) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= N) return;
+  const float* x = inp + idx * C;
+  float* y = &out[idx * C];
+  float sum = 0.0f;
+  for (int c = 0; c < C; ++c) sum += x[c] * x[c];
+  float scale = rsqrtf(sum / C + 1e-5f);
+  for (int c = 0; c < C; ++c) y[c] = x[c] * scale;
+}
+
+// An in-place bias: the vjp must not add the bias again (it left out holding the bias twice).
+// KERNEL: bias_in_place grid=2 block=64 out=[96] bias=[8] C=8 n=96
+__global__ void bias_in_place(float* out, const float* bias, int C, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] += bias[i % C];
+}
+
+// In place, and the reverse needs the old value: the vjp restores it.
+// KERNEL: square_in_place grid=2 block=64 x=[100] n=100
+__global__ void square_in_place(float* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = x[i] * x[i] + 0.5f * x[i];
+}
