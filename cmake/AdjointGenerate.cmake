@@ -6,7 +6,8 @@
 # (the .h directory and Adjoint's runtime headers go on its include path). The step sees the
 # target's include directories and compile definitions, and its depfile lists the source and every
 # header it includes: editing any of them regenerates, and nothing else does. OPTIONS go to the
-# tool before `--` (for example --wrt a,b or --line-directives).
+# tool (for example --wrt a,b or --line-directives); those after a `--` in OPTIONS are compiler
+# flags, passed after the target's own (OPTIONS --wrt x -- -std=c++20).
 function(adjoint_generate target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "MODE" "SOURCES;FUNCTIONS;OPTIONS")
   if(NOT ARG_MODE)
@@ -21,6 +22,7 @@ function(adjoint_generate target)
   set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/adjoint/${target})
   file(MAKE_DIRECTORY ${out_dir})
   _adjoint_compile_flags(${target} include_flags define_flags)
+  _adjoint_split_options("${ARG_OPTIONS}" tool_options compiler_options)
   foreach(source ${ARG_SOURCES})
     get_filename_component(source_path ${source} ABSOLUTE)
     get_filename_component(stem ${source} NAME_WE)
@@ -34,7 +36,7 @@ function(adjoint_generate target)
       set(header ${out_dir}/${stem}.${fn}.${ARG_MODE}.h)
       add_custom_command(
         OUTPUT ${out} ${header}
-        COMMAND Adjoint::adjoint ${ARG_MODE} ${source_path} --fn ${fn} -o ${out} --depfile ${out}.d ${ARG_OPTIONS} -- "${include_flags}" "${define_flags}"
+        COMMAND Adjoint::adjoint ${ARG_MODE} ${source_path} --fn ${fn} -o ${out} --depfile ${out}.d ${tool_options} -- "${include_flags}" "${define_flags}" ${compiler_options}
         DEPENDS ${source_path} $<TARGET_FILE:Adjoint::adjoint>
         DEPFILE ${out}.d
         COMMAND_EXPAND_LISTS
@@ -65,9 +67,10 @@ function(adjoint_add_check name)
   foreach(dir ${ARG_INCLUDE_DIRECTORIES})
     list(APPEND include_flags -I${dir})
   endforeach()
+  _adjoint_split_options("${ARG_OPTIONS}" tool_options compiler_options)
   add_custom_command(
     OUTPUT ${harness}
-    COMMAND Adjoint::adjoint check ${source_path} --fn ${ARG_FUNCTION} --emit-harness ${harness} ${ARG_OPTIONS} -- ${include_flags}
+    COMMAND Adjoint::adjoint check ${source_path} --fn ${ARG_FUNCTION} --emit-harness ${harness} ${tool_options} -- ${include_flags} ${compiler_options}
     DEPENDS ${source_path} $<TARGET_FILE:Adjoint::adjoint>
     COMMENT "adjoint check --emit-harness ${ARG_FUNCTION}"
     VERBATIM)
@@ -84,6 +87,20 @@ function(adjoint_add_check name)
     target_link_libraries(${name} PRIVATE ${ARG_LINK})
   endif()
   add_test(NAME ${name} COMMAND ${name})
+endfunction()
+
+# OPTIONS split at their first `--`: the tool's options before it, compiler flags after it.
+function(_adjoint_split_options options tool_out compiler_out)
+  list(FIND options "--" dashes)
+  set(tool "${options}")
+  set(compiler "")
+  if(NOT dashes EQUAL -1)
+    list(SUBLIST options 0 ${dashes} tool)
+    math(EXPR first "${dashes} + 1")
+    list(SUBLIST options ${first} -1 compiler)
+  endif()
+  set(${tool_out} "${tool}" PARENT_SCOPE)
+  set(${compiler_out} "${compiler}" PARENT_SCOPE)
 endfunction()
 
 # The target's include directories and definitions as compiler flags for the tool's parse: one

@@ -48,6 +48,12 @@ check("the default output is <input>.grad.cpp with its header",
 check("the constant from the -D flag is folded in", "3.0 * x" in open(grad).read(),
       open(grad).read())
 
+bad_flags = os.path.join(work, "bad_flags.grad.cpp")
+r = run("grad", source, "--fn", "loss", "-o", bad_flags, "--", "-I", os.path.join(work, "include"), "-DSCALE=3", "--",
+        "-I/nonexistent")
+check("an error of the compiler driver fails the tool", r.returncode != 0 and "no such file" in r.stderr, r.stderr)
+check("and nothing is written for it", not os.path.exists(bad_flags))
+
 build = os.path.join(work, "build")
 os.makedirs(build)
 with open(os.path.join(build, "compile_commands.json"), "w") as f:

@@ -4,6 +4,7 @@
 #include <clang/Basic/Stack.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/raw_ostream.h>
@@ -100,9 +101,14 @@ std::optional<ir::Module> parse(const ParseRequest& request) {
   if (isCudaSource(request))
     tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(cudaArguments(), clang::tooling::ArgumentInsertPosition::BEGIN));
   tool.setPrintErrorMessage(false);
+  // Every diagnostic, the compiler driver's too ("no such file or directory: '-I...'"), goes
+  // through one printer that counts errors: any error stops the tool with nothing written.
+  clang::DiagnosticOptions diagnosticOptions;
+  clang::TextDiagnosticPrinter printer(llvm::errs(), diagnosticOptions);
+  tool.setDiagnosticConsumer(&printer);
   std::optional<ir::Module> module;
   ConvertActionFactory factory(request, module);
-  if (tool.run(&factory) != 0) return std::nullopt;
+  if (tool.run(&factory) != 0 || printer.getNumErrors() > 0) return std::nullopt;
   if (module) module->sourcePath = request.sourcePath;
   return module;
 }
