@@ -1,11 +1,13 @@
 // Writes random, well-defined, differentiable C++ functions for differential testing of Adjoint
 // (in the spirit of Csmith): straight-line arithmetic, branches, counted and while loops, break,
 // continue and early returns, local arrays at computed indices, overwritten variables, calls
-// between generated functions, and math functions with their domains guarded. Every function
+// between generated functions (also under ?:, && and ||), pointer locals, pointer arithmetic and
+// pointer walks, 64-bit integer constants, and math functions with their domains guarded. Every function
 // carries a `// CHECK:` line for tests/run_case.py, which verifies its generated derivatives.
 // With --kernels it writes CUDA kernels instead (straight-line code per thread, device helpers,
 // reads at the thread's index and at computed indices, a warp-shuffle sum, results stored per
-// thread, scattered or accumulated with atomicAdd), each with a `// KERNEL:` line for
+// thread, updated in place, scattered or accumulated with atomicAdd, a pointer to the thread's
+// element), each with a `// KERNEL:` line for
 // tests/run_kernel_case.py.
 //
 //   random_programs [--kernels] <seed> <count> <output>
@@ -59,6 +61,8 @@ class Generator {
     std::vector<std::string> counters;
     bool hasArray = false;   // x, of length >= n
     bool hasLocal = false;   // w[8]
+    std::string pointer;      // a pointer local into x, or ""
+    std::string pointerSize;  // how many elements it reaches ("" for one: *pointer)
     int loops = 0;
     std::string bound = "n";  // trip count of counted loops
   };
@@ -83,9 +87,13 @@ class Generator {
   }
 
   std::string leaf(const Scope& s) {
-    int choice = pick(10);
+    int choice = pick(11);
     if (choice < 5 && !s.scalars.empty()) return any(s.scalars);
-    if (choice < 7 && s.hasArray) return "x[" + index(s, "n") + "]";
+    if (choice < 6 && s.hasArray) return "x[" + index(s, "n") + "]";
+    if (choice < 7 && s.hasArray) return "*(x + " + index(s, "n") + ")";
+    if (choice < 8 && !s.pointer.empty())
+      return s.pointerSize.empty() ? "*" + s.pointer : s.pointer + "[" + index(s, s.pointerSize) + "]";
+    if (choice < 8 && s.hasArray) return "static_cast<double>(static_cast<unsigned long long>(n) * 6364136223846793005ULL % 5u)";
     if (choice < 8 && s.hasLocal) return "w[" + index(s, "8") + "]";
     return number();
   }
@@ -108,14 +116,20 @@ class Generator {
       case 13: return "std::atan(" + a + ")";
       case 14: return "std::pow(1.25 + " + a + " * " + a + ", 0.75)";
       default:
-        if (!helpers_.empty()) return any(helpers_) + "(" + a + ", " + b + ")";
-        return "-(" + a + ")";
+        if (helpers_.empty()) return "-(" + a + ")";
+        // A call only its guard lets run (the guard is not needed for safety here, but the
+        // derivative must follow it all the same).
+        if (chance(30)) return "(" + condition(s) + " ? " + any(helpers_) + "(" + a + ", " + b + ") : " + a + ")";
+        return any(helpers_) + "(" + a + ", " + b + ")";
     }
   }
 
   std::string condition(const Scope& s) {
     if (!s.counters.empty() && chance(30)) return any(s.counters) + " % 2 == " + std::to_string(pick(2));
-    return expr(s, 2) + (chance(50) ? " > " : " < ") + expr(s, 2);
+    std::string c = expr(s, 2) + (chance(50) ? " > " : " < ") + expr(s, 2);
+    if (helpers_.empty() || !chance(20)) return c;
+    std::string call = any(helpers_) + "(" + leaf(s) + ", " + leaf(s) + ") > 0.25";
+    return "(" + c + (chance(50) ? " && " : " || ") + call + ")";
   }
 
   std::string indent(int level) { return std::string(2 * static_cast<size_t>(level), ' '); }
@@ -183,6 +197,12 @@ class Generator {
       }
       case 12:
         if (inLoop) return in + "if (" + condition(s) + ") " + (chance(50) ? "break" : "continue") + ";\n";
+        if (s.hasArray && s.loops < 2) {
+          // A pointer walk over x.
+          std::string p = "p" + std::to_string(nextCounter_++);
+          return in + "for (const double* " + p + " = x; " + p + " != x + n; ++" + p + ") " + v + " += 0.125 * std::sin(*" + p +
+                 " * " + leaf(s) + ");\n";
+        }
         return in + v + " *= " + factor(s) + ";\n";
       default:
         if (canReturn && chance(50)) return in + "if (" + condition(s) + ") return " + expr(s, 2) + ";\n";
@@ -231,7 +251,7 @@ class Generator {
     std::string name = "k" + std::to_string(k);
     int blocks = 2 + pick(3), n = 32 * blocks * 2 - pick(40);
     bool shuffle = chance(30);
-    int store = pick(3);  // 0: y[i] =, 1: atomicAdd(&y[i % 4]), 2: atomicAdd(&y[0])
+    int store = pick(4);  // 0: y[i] =, 1: atomicAdd(&y[i % 4]), 2: atomicAdd(&y[0]), 3: y[i] += (in place)
     std::string out = "// KERNEL: " + name + " grid=" + std::to_string(blocks) + " block=64 x=[" + std::to_string(n) +
                       "] p=[2] y=[" + std::to_string(n) + "] n=" + std::to_string(n) + "\n";
     out += "__global__ void " + name + "(const double* x, const double* p, double* y, int n) {\n";
@@ -245,11 +265,17 @@ class Generator {
       out += "  for (int m = 16; m > 0; m /= 2) s += __shfl_xor_sync(0xffffffffu, s, m);\n";
       s.scalars.push_back("s");
     }
-    out += "  if (i < n) {\n    double a = p[0];\n    double b = x[i] * p[1];\n" + block(s, 2, 0, false, false);
+    out += "  if (i < n) {\n    double a = p[0];\n    double b = x[i] * p[1];\n";
+    if (chance(30)) {
+      out += "    const double* xi = x + i;\n    b += 0.125 * std::sin(*xi);\n";
+      s.pointer = "xi";  // one element: read as *xi
+    }
+    out += block(s, 2, 0, false, false);
     std::string value = bounded(s, 3) + " + 0.25 * std::sin(a * b)";
     if (store == 0) out += "    y[i] = " + value + ";\n";
     if (store == 1) out += "    atomicAdd(&y[i % 4], " + value + ");\n";
     if (store == 2) out += "    atomicAdd(y, " + value + ");\n";
+    if (store == 3) out += "    y[i] += " + value + ";\n";
     return out + "  }\n}\n\n";
   }
 
@@ -261,6 +287,11 @@ class Generator {
     std::string name = "f" + std::to_string(k);
     std::string out = "double " + name + "(const double* x, int n, double a, double b) {\n";
     if (s.hasLocal) out += "  double w[8] = {a, b, x[0], x[1], a * b, 0.5, x[2], 1.0};\n";
+    if (chance(30)) {
+      out += "  const double* xr = x + 1;\n  a += 0.125 * std::sin(xr[0]);\n";
+      s.pointer = "xr";
+      s.pointerSize = "(n - 1)";
+    }
     out += block(s, 1, 3, false, true);
     out += "  return " + expr(s, 3) + (s.hasLocal ? " + 0.125 * w[" + std::to_string(pick(8)) + "]" : "") + ";\n}\n// CHECK: " +
            name + "\n\n";
@@ -279,7 +310,8 @@ class Generator {
     inner.counters = {"i"};
     inner.loops = 1;
     out += block(inner, 2, 2, true, false);
-    out += "    y[i] = " + bounded(inner, 3) + ";\n  }\n";
+    if (chance(50)) out += "    double* yi = y + i;\n    *yi = " + bounded(inner, 3) + ";\n  }\n";
+    else out += "    y[i] = " + bounded(inner, 3) + ";\n  }\n";
     out += "  for (int j = 1; j < n; ++j) y[j] += " + std::string("0.5 * std::sin(y[j - 1])") + ";\n}\n// CHECK: " + name + "\n\n";
     return out;
   }
