@@ -101,7 +101,7 @@ std::string baseName(const std::string& path) {
 // What the entry point computes and what each derivative parameter means, for the header.
 std::string entryDoc(const Function& d, const Module& original) {
   const Function* f = original.find(d.primal);
-  std::set<std::string> written = f ? analysis::assignedVariables(f->body) : std::set<std::string>{};
+  std::set<std::string> written = f ? analysis::writtenVariables(f->body) : std::set<std::string>{};
   bool jvp = endsWith(d.name, "_jvp");
   std::string doc;
   if (jvp)

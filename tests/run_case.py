@@ -4,7 +4,8 @@
   numerical CASE  For each `// CHECK: fn [key=value ...]` line of CASE: generate fn_grad/fn_vjp
                   and fn_jvp, compile them with -Wall -Wextra -Werror, and run
                   adjoint::verify (finite differences, dot-product test). Keys: n, ints (a,b),
-                  length, lo, hi, wrt (a,b).
+                  length, lo, hi, wrt (a,b), changed (arrays the gradient is known to
+                  leave changed).
   golden DIR      Regenerate the outputs of the sample in DIR (its `// SAMPLE:` lines) and
                   compare them with the checked-in files.
   bad CASE        Run the tool as `// ARGS:` says; expect a nonzero exit without a crash, every
@@ -56,6 +57,8 @@ def numerical(args):
                 option_lines.append(f"o.ints = {{{v}}};")
             elif k in ("n", "length", "lo", "hi"):
                 option_lines.append(f"o.{k} = {v};")
+            elif k == "changed":
+                option_lines.append(f"o.changedArrays = {v};")
         with open(os.path.join(work, f"{stem}.{fn}.grad.h")) as h:
             header = h.read()
         grad = f"{fn}_grad" if f"{fn}_grad(" in header else f"{fn}_vjp"

@@ -80,6 +80,16 @@ std::set<std::string> assignedVariables(const StmtList& body) {
   return names;
 }
 
+std::set<std::string> writtenVariables(const StmtList& body) {
+  std::set<std::string> names = assignedVariables(body);
+  walkExprs(body, [&](const Expr& e) {
+    if (e.kind != ExprKind::Call) return;
+    for (const ExprPtr& arg : e.operands)
+      if (arg->kind == ExprKind::Var && arg->type.pointer && !arg->type.constPointee) names.insert(arg->text);
+  });
+  return names;
+}
+
 std::set<std::string> variedVariables(const Function& f, const std::set<std::string>& wrt, const Module& m) {
   std::set<std::string> varied = wrt;
   for (bool changed = true; changed;) {

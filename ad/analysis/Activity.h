@@ -18,6 +18,9 @@ std::set<std::string> variedVariables(const ir::Function& f, const std::set<std:
 // The names of the variables the statements in `body` assign (array elements count as their array).
 std::set<std::string> assignedVariables(const ir::StmtList& body);
 std::set<std::string> assignedVariables(const ir::Stmt& s);
+// The variables `body` assigns, and the writable pointers it passes to calls, which may write
+// through them (a function's outputs written by a helper it calls).
+std::set<std::string> writtenVariables(const ir::StmtList& body);
 
 // The names of the variables `e` reads.
 std::set<std::string> readVariables(const ir::ExprPtr& e);

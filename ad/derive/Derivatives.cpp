@@ -10,7 +10,7 @@ namespace adjoint::derive {
 using namespace ir;
 
 std::vector<const Param*> differentiatedParams(const Function& f, const std::set<std::string>& wrt) {
-  std::set<std::string> written = analysis::assignedVariables(f.body);
+  std::set<std::string> written = analysis::writtenVariables(f.body);
   std::vector<const Param*> out;
   for (const Param& p : f.params) {
     if (!p.type.isDifferentiable() || p.nondifferentiable) continue;

@@ -45,7 +45,7 @@ class TangentBuilder {
   std::set<std::string> seeds_;
   std::set<std::string> active_;
 
-  bool isWritten(const std::string& name) const { return analysis::assignedVariables(f_.body).count(name) > 0; }
+  bool isWritten(const std::string& name) const { return analysis::writtenVariables(f_.body).count(name) > 0; }
 
   bool activeStruct(const Expr& e) const {
     return e.kind == ExprKind::Var && e.type.isStruct() && active_.count(e.text) && seeds_.count(e.text);

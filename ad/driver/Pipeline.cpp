@@ -82,7 +82,7 @@ void checkDifferentiable(const ir::Function& f, const std::set<std::string>& wrt
                          "Adjoint differentiates with respect to float and double parameters, arrays and structs of them");
   bool writesArray = false;
   for (const ir::Param* p : params) writesArray |= p->type.pointer && !p->type.constPointee &&
-                                                   analysis::assignedVariables(f.body).count(p->name);
+                                                   analysis::writtenVariables(f.body).count(p->name);
   if (!f.returnsFloating() && !writesArray)
     throw ir::Diagnostic(f.loc, "'" + f.name + "' returns '" + f.returnType.paramSpelling() + "' and writes no array, so it has no derivative",
                          "differentiate a function that returns float or double, or writes its results through pointers");
