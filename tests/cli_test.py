@@ -85,6 +85,25 @@ with open(wrong, "w") as f:
             "double f(double x, double y) { return warp(x * y) + x; }\n")
 r = run("check", wrong, "--fn", "f")
 check("check fails a wrong custom rule", r.returncode == 1 and "FAILED" in r.stdout, r.stdout + r.stderr)
+# Inputs on both sides of each branch: a wrong rule used only where x <= 0 passes at the default
+# inputs (which never go there, and say so), and fails once --range lets the draws reach it.
+branchy = os.path.join(work, "branchy.cpp")
+with open(branchy, "w") as f:
+    f.write("#include <cmath>\ndouble warp(double x) { return std::sin(x); }\n"
+            "namespace adjoint::rules {\ninline double warp_dx(double x) { return std::cos(x) * 1.01; }\n}\n"
+            "double f(double x, double y) { return x > 0 ? x * y : warp(x) * y; }\n")
+r = run("check", branchy, "--fn", "f")
+check("check says which side of a branch its inputs never took",
+      r.returncode == 0 and "x > 0.0" in r.stdout and "false: no" in r.stdout and "widen --range" in r.stdout, r.stdout + r.stderr)
+r = run("check", branchy, "--fn", "f", "--range", "-2,2")
+check("with --range the checks reach both sides and find the wrong rule",
+      r.returncode == 1 and "true: yes false: yes" in r.stdout and "FAILED" in r.stdout, r.stdout + r.stderr)
+r = run("check", branchy, "--fn", "f", "--range", "x=-2,-1", "--range", "y=3,4")
+check("per-parameter ranges", r.returncode == 1 and "true: no  false: yes" in r.stdout, r.stdout + r.stderr)
+r = run("check", branchy, "--fn", "f", "--range", "z=1,2")
+check("a range for no parameter is an error", r.returncode == 1 and "'z' is not a parameter" in r.stderr, r.stderr)
+r = run("check", branchy, "--fn", "f", "--range", "2,1")
+check("a range with lo >= hi is an error", r.returncode == 1 and "lo < hi" in r.stderr, r.stderr)
 harness = os.path.join(work, "harness.cpp")
 r = run("check", good, "--fn", "f", "--emit-harness", harness)
 check("--emit-harness writes the harness", r.returncode == 0 and "adjoint::verify<" in open(harness).read(), r.stderr)

@@ -13,8 +13,8 @@ void uniqueLocalNames(ir::Function& f);
 // Moves each call to a function of the module out of a larger expression into a declaration of
 // its own (`double g_result = g(x);`), so that differentiation meets calls only as whole
 // statements: `v = g(...)`, `T v = g(...)`, or `g(...);`. A call under `?:`, `&&` or `||` moves
-// into an if that keeps its guard: `c ? g(x) : 0` becomes `double selected = 0; if (c) { double
-// g_result = g(x); selected = g_result; } else { selected = 0; }`.
+// into an if that keeps its guard: `c ? g(x) : 0` becomes
+// `double selected = 0; if (c) { selected = g(x); } else { selected = 0; }`.
 void extractCalls(ir::Function& f, const ir::Module& m);
 
 // A return inside a loop first becomes `result = e; returned = true; break;`, with

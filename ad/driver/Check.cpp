@@ -1,6 +1,8 @@
 #include "ad/driver/Check.h"
 
 #include <cstdlib>
+#include <map>
+#include <optional>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -12,6 +14,8 @@
 
 #include "RuntimeHeaders.inc"
 #include "ad/derive/Derivatives.h"
+#include "ad/ir/Printer.h"
+#include "transforms/BranchProbes.h"
 
 namespace adjoint::driver {
 
@@ -38,8 +42,67 @@ std::optional<Generated> generate(const CheckOptions& o, const std::string& stem
   return Generated{*grad, *jvp};
 }
 
-// The harness: verify<mask>(name, f, f_grad, f_jvp, options) with the options of the command.
-std::string harness(const CheckOptions& o, const Generated& g, const std::string& stem, const std::string& source) {
+struct Range {
+  double lo, hi;
+};
+
+// The ranges of --range: a default ("lo,hi") and per parameter ("name=lo,hi").
+struct Ranges {
+  std::optional<Range> all;
+  std::map<std::string, Range> byName;
+};
+
+std::optional<Ranges> parseRanges(const std::vector<std::string>& specs, const ir::Function& f) {
+  Ranges out;
+  for (const std::string& spec : specs) {
+    size_t eq = spec.find('='), comma = spec.find(',', eq == std::string::npos ? 0 : eq);
+    std::string name = eq == std::string::npos ? "" : spec.substr(0, eq);
+    size_t start = eq == std::string::npos ? 0 : eq + 1;
+    char* end = nullptr;
+    Range r{};
+    bool ok = comma != std::string::npos;
+    if (ok) {
+      std::string lo = spec.substr(start, comma - start), hi = spec.substr(comma + 1);
+      r.lo = std::strtod(lo.c_str(), &end);
+      ok = !lo.empty() && *end == 0;
+      r.hi = std::strtod(hi.c_str(), &end);
+      ok = ok && !hi.empty() && *end == 0 && r.lo < r.hi;
+    }
+    if (!ok || (!name.empty() && !f.param(name))) {
+      std::cerr << "error: --range '" << spec << "': "
+                << (ok ? "'" + name + "' is not a parameter of '" + f.name + "'" : "expected lo,hi or name=lo,hi with lo < hi") << "\n";
+      return std::nullopt;
+    }
+    if (name.empty()) out.all = r;
+    else out.byName[name] = r;
+  }
+  return out;
+}
+
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) out += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+  return out + "\"";
+}
+
+// Branch probes of f (see transforms/BranchProbes.h), recording into adjoint_sides.
+std::string probeDefinitions(const transforms::BranchProbes& probes) {
+  std::ostringstream h;
+  h << "// Which sides of its branches f takes: the checks run at inputs that take each.\n"
+    << "static bool adjoint_sides[" << probes.branches.size() << "][2];\n"
+    << "static const char* const adjoint_branches[] = {";
+  for (size_t k = 0; k < probes.branches.size(); ++k) h << (k ? ", " : "") << quoted(probes.branches[k]);
+  h << "};\n"
+    << "static bool adjoint_branch(int k, bool taken) {\n  adjoint_sides[k][taken] = true;\n  return taken;\n}\n";
+  for (const ir::Function& p : probes.functions) h << ir::printSignature(p) << ";\n";
+  for (const ir::Function& p : probes.functions) h << ir::print(p) << "\n";
+  return h.str();
+}
+
+// The harness: verify<mask>(name, f, f_grad, f_jvp, options) with the options of the command, at
+// inputs that take each side of every branch (as far as 64 draws find them).
+std::string harness(const CheckOptions& o, const Generated& g, const std::string& stem, const std::string& source,
+                    const Ranges& ranges) {
   const ir::Function& f = *g.grad.prepared.find(o.pipeline.function);
   std::set<std::string> wrt(o.pipeline.wrt.begin(), o.pipeline.wrt.end());
   unsigned long long mask = 0;
@@ -48,23 +111,49 @@ std::string harness(const CheckOptions& o, const Generated& g, const std::string
   for (const ir::Param* p : derive::differentiatedParams(f, wrt)) mask |= 1ull << (p - f.params.data());
   std::string ints;
   for (size_t i = 0; i < o.intValues.size(); ++i) ints += (i ? ", " : "") + std::to_string(o.intValues[i]);
+  std::string paramRanges;
+  for (size_t i = 0; i < f.params.size(); ++i) {
+    auto it = ranges.byName.find(f.params[i].name);
+    paramRanges += (i ? ", {" : "{") + (it == ranges.byName.end() ? std::string("1, 0") : std::to_string(it->second.lo) + ", " + std::to_string(it->second.hi)) + "}";
+  }
+  transforms::BranchProbes probes = transforms::branchProbes(g.grad.prepared, f.name, "adjoint_branch");
+  std::string maskLiteral = std::to_string(mask) + "ull";
   std::ostringstream h;
   h << "// Verification harness written by `adjoint check` for " << f.name << " in " << source << ".\n"
     << "// Usage: ./check [seed]\n"
-    << "#include <cstdio>\n#include <string>\n\n"
+    << "#include <cstdio>\n#include <string>\n#include <vector>\n\n"
     << "#include \"adjoint/verify.h\"\n#include \"" << stem << ".grad.h\"\n#include \"" << stem << ".jvp.h\"\n"
-    << "#include \"" << source << "\"\n\n"
-    << "int main(int argc, char** argv) {\n"
+    << "#include \"" << source << "\"\n\n";
+  if (!probes.branches.empty()) h << probeDefinitions(probes) << "\n";
+  h << "int main(int argc, char** argv) {\n"
     << "  adjoint::VerifyOptions options;\n"
     << "  options.seed = argc > 1 ? static_cast<unsigned>(std::stoul(argv[1])) : " << o.seed << "u;\n"
     << "  options.ints = {" << ints << "};\n"
-    << "  options.length = " << o.arrayLength << ";\n"
-    << "  options.names = {" << names << "};\n"
-    << "  options.table = true;\n"
-    << "  std::printf(\"checking " << f.name << " (seed %u)\\n\", options.seed);\n"
-    << "  int failures = adjoint::verify<" << mask << "ull>(\"" << f.name << "\", " << f.name << ", "
-    << g.grad.derivatives.front().name << ", " << g.jvp.derivatives.front().name << ", options);\n"
-    << "  std::printf(failures ? \"%d check(s) FAILED\\n\" : \"all checks passed\\n\", failures);\n"
+    << "  options.length = " << o.arrayLength << ";\n";
+  if (ranges.all) h << "  options.lo = " << ranges.all->lo << ";\n  options.hi = " << ranges.all->hi << ";\n";
+  if (!ranges.byName.empty()) h << "  options.ranges = {" << paramRanges << "};\n";
+  h << "  options.names = {" << names << "};\n"
+    << "  options.table = true;\n";
+  if (probes.branches.empty()) {
+    h << "  std::vector<unsigned> seeds{options.seed};\n";
+  } else {
+    h << "  std::vector<unsigned> seeds = adjoint::seedsCoveringBranches<" << maskLiteral << ">(" << probes.functions.front().name
+      << ", options, adjoint_sides, " << probes.branches.size() << ");\n";
+  }
+  h << "  int failures = 0;\n"
+    << "  for (unsigned seed : seeds) {\n"
+    << "    options.seed = seed;\n"
+    << "    std::printf(\"checking " << f.name << " (seed %u)\\n\", seed);\n"
+    << "    failures += adjoint::verify<" << maskLiteral << ">(\"" << f.name << "\", " << f.name << ", " << g.grad.derivatives.front().name
+    << ", " << g.jvp.derivatives.front().name << ", options);\n"
+    << "  }\n";
+  if (!probes.branches.empty())
+    h << "  std::printf(\"branches (sides taken at the inputs checked):\\n\");\n"
+      << "  for (size_t k = 0; k < " << probes.branches.size() << "; ++k)\n"
+      << "    std::printf(\"  %-50s true: %-3s false: %-3s%s\\n\", adjoint_branches[k], adjoint_sides[k][1] ? \"yes\" : \"no\",\n"
+      << "                adjoint_sides[k][0] ? \"yes\" : \"no\",\n"
+      << "                adjoint_sides[k][0] && adjoint_sides[k][1] ? \"\" : \"  (one side never taken in the inputs drawn: widen --range)\");\n";
+  h << "  std::printf(failures ? \"%d check(s) FAILED\\n\" : \"all checks passed\\n\", failures);\n"
     << "  return failures ? 1 : 0;\n}\n";
   return h.str();
 }
@@ -72,7 +161,8 @@ std::string harness(const CheckOptions& o, const Generated& g, const std::string
 // The harness of a kernel: its arrays (all --array-length long; integer arrays hold valid indices
 // below that), its integer scalars (--int-values, else the array length), float scalars 0.7;
 // the forward, the vjp launcher and the jvp launcher around adjoint::KernelCheck.
-std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::string& stem, const std::string& source) {
+std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::string& stem, const std::string& source,
+                          const Ranges& ranges) {
   const ir::Function& f = *g.grad.prepared.find(o.pipeline.function);
   const ir::Function& vjp = g.grad.derivatives.front();
   const ir::Function& jvp = g.jvp.derivatives.front();
@@ -82,7 +172,9 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
     bool differentiated = p.type.isFloating() && (vjp.param(p.name + "_bar") || jvp.param(p.name + "_dot"));
     std::string t = p.type.scalarSpelling(), diff = differentiated ? "true" : "false";
     if (p.type.pointer) {
-      std::string range = p.type.isFloating() ? "-1, 1" : "0, " + std::to_string(o.arrayLength);
+      auto own = ranges.byName.find(p.name);
+      Range r = own != ranges.byName.end() ? own->second : ranges.all.value_or(Range{-1, 1});
+      std::string range = p.type.isFloating() ? std::to_string(r.lo) + ", " + std::to_string(r.hi) : "0, " + std::to_string(o.arrayLength);
       decls << "  " << t << "* " << p.name << " = c.array<" << t << ">(\"" << p.name << "\", " << o.arrayLength << ", " << diff
             << ", " << range << ");\n";
     } else {
@@ -161,8 +253,11 @@ int runCheck(const CheckOptions& o) {
   llvm::sys::fs::make_absolute(source);
   std::optional<Generated> g = generate(o, stem);
   if (!g) return 1;
-  bool kernel = g->grad.prepared.find(o.pipeline.function)->kernel;
-  std::string text = kernel ? kernelHarness(o, *g, stem, source.str().str()) : harness(o, *g, stem, source.str().str());
+  const ir::Function& f = *g->grad.prepared.find(o.pipeline.function);
+  std::optional<Ranges> ranges = parseRanges(o.ranges, f);
+  if (!ranges) return 1;
+  bool kernel = f.kernel;
+  std::string text = kernel ? kernelHarness(o, *g, stem, source.str().str(), *ranges) : harness(o, *g, stem, source.str().str(), *ranges);
   if (!o.emitHarness.empty()) return writeFile(o.emitHarness, text) ? 0 : 1;
 
   llvm::SmallString<256> dir;

@@ -23,6 +23,8 @@ struct CheckOptions {
   bool gpu = false;     // kernels: build with nvcc and run on the GPU instead of the CPU execution
   std::string emitHarness;  // write the harness here instead of building and running it
   bool keep = false;        // keep the build directory
+  // --range: "lo,hi" for every floating input, "name=lo,hi" for one parameter.
+  std::vector<std::string> ranges;
 };
 
 // The process exit status: 0 when every check passed.

@@ -40,6 +40,9 @@ cl::opt<unsigned> arrayLength("array-length", cl::desc("Elements of every array 
 cl::opt<std::string> emitHarness("emit-harness", cl::desc("Write the verification harness source here instead of building and running it"),
                                  cl::value_desc("file"), cl::cat(checkCategory));
 cl::opt<bool> keep("keep", cl::desc("Keep the directory where the harness was built"), cl::cat(checkCategory));
+cl::list<std::string> ranges("range", cl::desc("Range of the random values: lo,hi for every floating input, name=lo,hi for one "
+                                               "parameter (repeatable; default 0.5,1.5, kernels -1,1)"),
+                             cl::value_desc("[name=]lo,hi"), cl::cat(checkCategory));
 cl::opt<unsigned> blockSize("block", cl::desc("Kernels: threads per block"), cl::init(64), cl::cat(checkCategory));
 cl::opt<unsigned> gridSize("grid", cl::desc("Kernels: blocks (default: one thread per array element)"), cl::init(0), cl::cat(checkCategory));
 cl::opt<bool> onGpu("gpu", cl::desc("Kernels: build with nvcc and run on the GPU (default: the CPU execution of kernels)"),
@@ -194,7 +197,8 @@ int main(int argc, char** argv) {
   }
   if (mode == "check") {
     adjoint::driver::CheckOptions check{o,         seed,    std::vector<long>(intValues.begin(), intValues.end()),
-                                        arrayLength, blockSize, gridSize, onGpu, emitHarness, keep};
+                                        arrayLength, blockSize, gridSize, onGpu, emitHarness, keep,
+                                        std::vector<std::string>(ranges.begin(), ranges.end())};
     return adjoint::driver::runCheck(check);
   }
   std::optional<adjoint::driver::PipelineResult> result;

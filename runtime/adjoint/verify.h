@@ -31,6 +31,8 @@ struct VerifyOptions {
   std::vector<long> ints;     // values of the integer parameters, in order
   size_t length = 64;         // elements of every array
   double lo = 0.5, hi = 1.5;  // range of random input values
+  // The range of parameter k's values, by position; where lo > hi (or k is past the end), [lo, hi].
+  std::vector<std::pair<double, double>> ranges;
   double step = 1e-5;         // finite-difference step (relative to max(1, |x|))
   double fdTolerance = 1e-6;  // relative error allowed against finite differences
   double dotTolerance = 1e-10;
@@ -142,6 +144,12 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
     init();
   }
 
+  // Runs f once at the inputs the checks would use.
+  template <class Forward>
+  void evaluate(Forward f) {
+    outputs(f);
+  }
+
   template <class Forward, class Grad, class Jvp>
   int run(Forward f, Grad grad, Jvp jvp) {
     int failures = 0;
@@ -187,8 +195,11 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
   }
 
   void init() {
-    size_t intIndex = 0;
+    size_t intIndex = 0, position = 0;
     each([&](auto& s) {
+      bool own = position < o_.ranges.size() && o_.ranges[position].first <= o_.ranges[position].second;
+      double lo = own ? o_.ranges[position].first : o_.lo, hi = own ? o_.ranges[position].second : o_.hi;
+      ++position;
       using S = std::decay_t<decltype(s)>;
       using E = typename S::E;
       size_t count = 1;
@@ -196,7 +207,7 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
       else if constexpr (S::pointer) count = o_.length;
       s.initial.assign(count, E{});
       if constexpr (std::is_floating_point_v<E>) {
-        for (auto& x : s.initial) x = static_cast<E>(uniform(o_.lo, o_.hi));
+        for (auto& x : s.initial) x = static_cast<E>(uniform(lo, hi));
         if constexpr (S::floating) {
           s.direction.resize(count);
           s.weight.resize(count);
@@ -419,6 +430,29 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
 };
 
 }  // namespace detail
+
+// The seeds, from options.seed on (which always comes first), at whose inputs `probe` takes a side
+// of some branch that the seeds before did not: `probe(k, ...)` marks sides[k][taken] for branch k
+// (a branch probe written by `adjoint check`, with f's signature). Stops once both sides of all
+// `count` branches are seen, or after `draws` seeds.
+template <unsigned long long Wrt = ~0ull, class R, class... A>
+std::vector<unsigned> seedsCoveringBranches(R (*probe)(A...), VerifyOptions options, bool (*sides)[2], size_t count,
+                                            unsigned draws = 64) {
+  std::vector<unsigned> seeds;
+  unsigned first = options.seed;
+  auto seen = [&] {
+    size_t n = 0;
+    for (size_t k = 0; k < count; ++k) n += sides[k][0] + sides[k][1];
+    return n;
+  };
+  for (unsigned d = 0; d < draws && (d == 0 || seen() < 2 * count); ++d) {
+    options.seed = first + d;
+    size_t before = seen();
+    detail::Verifier<R, Wrt, std::index_sequence_for<A...>, A...>("probe", options).evaluate(probe);
+    if (d == 0 || seen() > before) seeds.push_back(options.seed);
+  }
+  return seeds;
+}
 
 // Returns the number of failed checks (0 when the derivatives agree with finite differences and
 // with each other). Bit i of Wrt says whether parameter i was differentiated (`--wrt`); by

@@ -2,6 +2,7 @@
 
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Printer.h"
+#include "transforms/BranchProbes.h"
 #include "transforms/Passes.h"
 
 using namespace adjoint;
@@ -56,4 +57,41 @@ TEST_CASE("#line directives name the forward line of each statement") {
   PrintOptions options;
   options.lineFile = "model.cpp";
   CHECK(print({a, b, c}, 0, options) == "#line 7 \"model.cpp\"\nx = 1.0;\ny = 2.0;\n#line 9 \"model.cpp\"\nz = 3.0;\n");
+}
+
+TEST_CASE("calls under ?: and && move into ifs that keep their guards") {
+  Module m;
+  Function g;
+  g.name = "g";
+  g.returnType = kDouble;
+  m.functions.push_back(g);
+  Function f;
+  f.name = "f";
+  ExprPtr x = var("x", kDouble), v = var("v", kDouble), gx = call("g", {x}, kDouble);
+  f.body = {decl("v", kDouble, select(binary(">", x, number(0, kDouble)), gx, neg(x))),
+            decl("b", Type::of(Scalar::Bool), binary("&&", binary("<", x, number(1, kDouble)), binary(">", gx, v)))};
+  transforms::extractCalls(f, m);
+  CHECK(print(f.body) ==
+        "double selected = 0.0;\nif (x > 0.0) {\n  selected = g(x);\n} else {\n  selected = -x;\n}\n"
+        "double v = selected;\nbool both = false;\nif (x < 1.0) {\n  double g_result = g(x);\n  both = g_result > v;\n}\n"
+        "bool b = both;\n");
+}
+
+TEST_CASE("branch probes report each condition and call each other's probes") {
+  Module m;
+  Function f, h;
+  f.name = "f";
+  h.name = "h";
+  f.returnType = h.returnType = kDouble;
+  ExprPtr x = var("x", kDouble);
+  f.body = {at(ifStmt(binary(">", x, number(0, kDouble)), {ret(call("h", {x}, kDouble))}), {3, 3}),
+            at(ret(select(binary("&&", binary("<", x, number(1, kDouble)), boolean(true)), x, neg(x))), {4, 3})};
+  h.body = {at(ret(x), {7, 3})};
+  m.functions = {f, h};
+  transforms::BranchProbes probes = transforms::branchProbes(m, "f", "probe");
+  REQUIRE(probes.functions.size() == 2);
+  CHECK(probes.functions[0].name == "f_branch_probe");
+  CHECK(print(probes.functions[0].body) ==
+        "if (probe(0, x > 0.0)) {\n  return h_branch_probe(x);\n}\nreturn probe(2, probe(1, x < 1.0) && true) ? x : -x;\n");
+  CHECK(probes.branches == std::vector<std::string>{"line 3: x > 0.0", "line 4: x < 1.0", "line 4: x < 1.0 && true"});
 }
