@@ -90,7 +90,7 @@ void ThreadIndexing::collect(const StmtList& body, std::vector<ExprPtr>& conditi
   for (const StmtPtr& s : body) {
     if (s->kind == StmtKind::Decl && s->expr) define(s->name, s->expr, s.get());
     if (s->kind == StmtKind::Decl && !s->expr) define(s->name, nullptr, s.get());
-    if (s->kind == StmtKind::Assign && s->lhs->kind == ExprKind::Var) define(s->lhs->text, s->op == "=" ? s->expr : binary(s->op.substr(0, 1), s->lhs, s->expr), s.get());
+    if (s->kind == StmtKind::Assign && s->lhs->kind == ExprKind::Var) define(s->lhs->text, s->op == "=" ? s->expr : binary(compoundOperator(s->op), s->lhs, s->expr), s.get());
     if (s->init) collect({s->init}, conditions);
     bool conditional = s->kind == StmtKind::If || isLoop(s->kind);
     if (conditional) conditions.push_back(s->expr);

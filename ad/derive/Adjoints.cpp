@@ -155,7 +155,7 @@ void Adjoints::assignment(const ExprPtr& lhs, const std::string& op, const ExprP
     else propagate(rhs, op == "+=" ? bar : neg(bar), out);
     return;
   }
-  ExprPtr value = op == "=" ? rhs : binary(op.substr(0, 1), lhs, rhs);
+  ExprPtr value = op == "=" ? rhs : binary(compoundOperator(op), lhs, rhs);
   if (op == "=" && !rhsReadsItself) {
     // v = e: e receives v_bar; the old v is dead, so its adjoint restarts at 0.
     if (isCall) callAdjoint(*value, bar, out);

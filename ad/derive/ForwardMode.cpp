@@ -191,7 +191,7 @@ class TangentBuilder {
       t->atomic = s->atomic;  // atomicAdd(&y, e): atomicAdd(&y_dot, e')
     } else {
       // (v * e)' = v' e + v e';  (v / e)' = (v' e - v e') / e^2, both from the values before the update.
-      ExprPtr product = binary(s->op.substr(0, 1), s->lhs, s->expr);
+      ExprPtr product = binary(compoundOperator(s->op), s->lhs, s->expr);
       t = assign(dot, "=", tangent(product));
     }
     bool trivial = t->op != "=" && isZero(t->expr);

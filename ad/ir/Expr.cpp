@@ -218,6 +218,7 @@ bool isComparison(const std::string& op) {
   return op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=";
 }
 bool isLogical(const std::string& op) { return op == "&&" || op == "||"; }
+std::string compoundOperator(const std::string& assignment) { return assignment.substr(0, assignment.size() - 1); }
 
 const std::string& rootName(const Expr& lvalue) {
   const Expr* e = &lvalue;

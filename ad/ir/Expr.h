@@ -59,6 +59,8 @@ ExprPtr deref(ExprPtr pointer);
 bool isZero(const ExprPtr& e);
 bool isOne(const ExprPtr& e);
 bool isComparison(const std::string& op);
+// The binary operator of a compound assignment: "+" for "+=", "<<" for "<<=".
+std::string compoundOperator(const std::string& assignment);
 bool isLogical(const std::string& op);
 // The variable an lvalue (x, x[i], s.f, *p) names.
 const std::string& rootName(const Expr& lvalue);

@@ -47,3 +47,9 @@ TEST_CASE("rootName and reads see through indexing") {
   CHECK(reads(e, "i"));
   CHECK_FALSE(reads(e, "j"));
 }
+
+TEST_CASE("a compound assignment's operator is all of it but the =") {
+  CHECK(compoundOperator("+=") == "+");
+  CHECK(compoundOperator("<<=") == "<<");
+  CHECK(compoundOperator(">>=") == ">>");
+}
