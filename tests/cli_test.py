@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Tests of the adjoint command line itself: help, compiler flags after -- and from
-compile_commands.json (-p), default output names, --emit=ir, --print-after, --time-passes."""
+compile_commands.json (-p), default output names, --emit=ir, the pass table (--list-passes,
+--print-before, --print-after, --time-passes), adjoint check."""
 import json
 import os
 import subprocess
@@ -67,8 +68,20 @@ r = run("grad", source, "--fn", "loss", "--emit=ir", "--", "-I", os.path.join(wo
 check("--emit=ir prints the IR", r.returncode == 0 and "loss_grad" in r.stdout and "prepared forward IR" in r.stdout, r.stdout)
 r = run("grad", source, "--fn", "loss", "--print-after=all", "--time-passes", "-o", os.path.join(work, "t.cpp"), "--",
         "-I", os.path.join(work, "include"), "-DSCALE=2")
-check("--print-after=all shows every stage", all(f"after {s}" in r.stderr for s in ("parse", "prepare", "differentiate", "simplify", "emit")), r.stderr)
-check("--time-passes times the stages", "parse:" in r.stderr and "emit:" in r.stderr, r.stderr)
+listed = run("--list-passes")
+pass_names = [line.split()[0] for line in listed.stdout.splitlines() if line.strip()]
+check("--list-passes prints the pass table, parse first and format last",
+      listed.returncode == 0 and pass_names[:1] == ["parse"] and pass_names[-1:] == ["format"] and "differentiate" in pass_names,
+      listed.stdout)
+check("--print-after=all shows every pass", all(f"after {p} ----" in r.stderr for p in pass_names), r.stderr)
+check("--time-passes times every pass", all(f"  {p}: " in r.stderr for p in pass_names), r.stderr)
+r = run("grad", source, "--fn", "loss", "--print-before=dead-code", "--print-after=dead-code", "-o", os.path.join(work, "t.cpp"),
+        "--", "-I", os.path.join(work, "include"), "-DSCALE=2")
+check("--print-before and --print-after take a pass", r.returncode == 0 and "before dead-code ----" in r.stderr and
+      "after dead-code ----" in r.stderr and "after simplify" not in r.stderr, r.stderr)
+r = run("grad", source, "--fn", "loss", "--print-after=bogus", "-o", os.path.join(work, "bogus.cpp"))
+check("an unknown pass is an error", r.returncode == 1 and "no pass named 'bogus'" in r.stderr and
+      not os.path.exists(os.path.join(work, "bogus.cpp")), r.stderr)
 
 # adjoint check: passes on a right derivative, fails (exit 1) on a wrong custom rule.
 good = os.path.join(work, "good.cpp")

@@ -98,18 +98,23 @@ bool runBlocksInTurn(Function& d) {
   if (!eligible || !usesBlock) return false;
   Type u = Type::integer("unsigned int", true);
   ExprPtr block = var("virtual_block", u), blocks = var("virtual_blocks", u);
-  rename(d.body, {{"blockIdx.x", block}, {"gridDim.x", blocks}});
-  // `static_cast<void>(p);` for unused parameters stays in front.
-  auto first = std::find_if(d.body.begin(), d.body.end(), [](const StmtPtr& s) {
+  // The sums' declarations (first) and their finish (last: one sum per slot, then the last
+  // block's additions) stay outside the loop, and so do the `static_cast<void>(p);` of unused
+  // parameters after the declarations.
+  auto first = std::find_if(d.body.begin() + d.blockSumSlots, d.body.end(), [](const StmtPtr& s) {
     return !(s->kind == StmtKind::Eval && s->expr->kind == ExprKind::Call && s->expr->text == "static_cast<void>");
   });
-  StmtList front(d.body.begin(), first);
+  auto last = d.body.end() - (d.blockSumSlots + 1);
+  StmtList perBlock(first, last);
+  rename(perBlock, {{"blockIdx.x", block}, {"gridDim.x", blocks}});
   StmtPtr loop = forStmt(decl(block->text, u, var("blockIdx.x", u)), binary("<", block, blocks),
-                         assign(block, "+=", var("gridDim.x", u)), StmtList(first, d.body.end()));
+                         assign(block, "+=", var("gridDim.x", u)), perBlock);
   loop->comment = "the blocks of the forward's launch (virtual_blocks of them), each block running several in turn:\n"
                   "fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add";
-  front.push_back(loop);
-  d.body = front;
+  StmtList body(d.body.begin(), first);
+  body.push_back(loop);
+  body.insert(body.end(), last, d.body.end());
+  d.body = body;
   d.params.push_back(Param{"virtual_blocks", u});
   return true;
 }

@@ -54,11 +54,9 @@ class Parallelizer {
     tail.front()->comment = "summed over the threads: one sum per block; the last block to finish adds them in a fixed order\n"
                             "(or, launched without block_sums, each block adds its sum with an atomicAdd)";
     tail.push_back(ifStmt(call("adjoint::last_block_to_finish", {storage}, Type::of(Scalar::Bool)), finish));
-    // A kernel that reduces over all its threads runs its blocks in turn on fewer, longer-lived ones.
-    d_.blocksInTurn = d_.kernel && runBlocksInTurn(d_);
     d_.body.insert(d_.body.begin(), head.begin(), head.end());
     d_.body.insert(d_.body.end(), tail.begin(), tail.end());
-    d_.params.insert(d_.params.end() - (d_.blocksInTurn ? 1 : 0), Param{"block_sums", blockSumsType()});
+    d_.params.push_back(Param{"block_sums", blockSumsType()});
   }
 
  private:

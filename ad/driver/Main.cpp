@@ -48,9 +48,9 @@ cl::opt<unsigned> gridSize("grid", cl::desc("Kernels: blocks (default: one threa
 cl::opt<bool> onGpu("gpu", cl::desc("Kernels: build with nvcc and run on the GPU (default: the CPU execution of kernels)"),
                     cl::cat(checkCategory));
 
-// LLVM's own options already hold the names --print-after and --time-passes, so these two are
-// read before llvm::cl runs.
-std::string printAfter;
+// LLVM's own options already hold the names --print-before, --print-after and --time-passes, so
+// these are read before llvm::cl runs.
+std::vector<std::string> printBefore, printAfter;
 bool timePasses = false;
 cl::opt<std::string> depfile("depfile", cl::desc("Also write a Make-style depfile: the outputs depend on the source and every header it includes"),
                              cl::value_desc("file"), cl::cat(category));
@@ -72,9 +72,14 @@ const char* kOverview =
     "  check  generates both, builds a verification harness with the C++ compiler ($CXX or c++) and\n"
     "         runs it: finite differences and the dot-product test on random inputs; exits nonzero\n"
     "         when a check fails\n\n"
-    "Run `adjoint grad --help` for the options. Besides those, --print-after=<stage> prints the IR\n"
-    "after a stage (parse, prepare, differentiate, simplify, parallelize, emit, or all), and --time-passes prints the time\n"
-    "each stage took.\n";
+    "Run `adjoint grad --help` for the options. Besides those, --print-before=<pass> and\n"
+    "--print-after=<pass> print the IR (or the source) before or after a pass (or all), and\n"
+    "--time-passes prints the time each pass took; `adjoint --list-passes` lists the passes in order.\n";
+
+// `adjoint --list-passes`: the pipeline's table.
+void listPasses() {
+  for (const adjoint::driver::Pass& p : adjoint::driver::passes()) std::cout << "  " << p.name << std::string(p.name.size() < 20 ? 20 - p.name.size() : 1, ' ') << p.description << "\n";
+}
 
 // `path` with its extension (if any) replaced by `extension`: model.cpp -> model.grad.cpp.
 std::string withExtension(const std::string& path, const char* extension) {
@@ -151,6 +156,10 @@ int main(int argc, char** argv) {
     return argc < 2 ? 1 : 0;
   }
   std::string mode = argv[1];
+  if (mode == "--list-passes") {
+    listPasses();
+    return 0;
+  }
   if (mode != "grad" && mode != "jvp" && mode != "check") {
     std::cerr << "error: unknown command '" << mode << "'\n\n" << kOverview;
     return 1;
@@ -160,12 +169,20 @@ int main(int argc, char** argv) {
   std::vector<std::string> compileArgs;
   bool afterDashes = false;
   for (int i = 2; i < argc; ++i) {
-    if (!afterDashes && std::string(argv[i]) == "--") afterDashes = true;
-    else if (afterDashes) compileArgs.push_back(argv[i]);
-    else if (std::string(argv[i]).rfind("--print-after=", 0) == 0) printAfter = std::string(argv[i]).substr(14);
-    else if (std::string(argv[i]) == "--time-passes") timePasses = true;
+    std::string arg = argv[i];
+    if (!afterDashes && arg == "--") afterDashes = true;
+    else if (afterDashes) compileArgs.push_back(arg);
+    else if (arg.rfind("--print-after=", 0) == 0) printAfter.push_back(arg.substr(14));
+    else if (arg.rfind("--print-before=", 0) == 0) printBefore.push_back(arg.substr(15));
+    else if (arg == "--time-passes") timePasses = true;
     else ours.push_back(argv[i]);
   }
+  for (const std::vector<std::string>* names : {&printBefore, &printAfter})
+    for (const std::string& name : *names)
+      if (!adjoint::driver::isPassName(name)) {
+        std::cerr << "error: no pass named '" << name << "'; `adjoint --list-passes` lists them\n";
+        return 1;
+      }
   if (mode == "check") cl::HideUnrelatedOptions({&category, &checkCategory});
   else cl::HideUnrelatedOptions(category);
   std::string overview = "adjoint " + mode + ": " +
@@ -184,6 +201,7 @@ int main(int argc, char** argv) {
   o.function = functionName;
   o.wrt.assign(wrtList.begin(), wrtList.end());
   o.mode = mode == "jvp" ? adjoint::derive::Mode::Forward : adjoint::derive::Mode::Reverse;
+  o.printBefore = printBefore;
   o.printAfter = printAfter;
   o.timePasses = timePasses;
   o.deterministic = deterministic;

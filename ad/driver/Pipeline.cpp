@@ -1,12 +1,12 @@
 #include "ad/driver/Pipeline.h"
 
-#include "ad/analysis/Activity.h"
-
+#include <algorithm>
 #include <chrono>
-
-#include <llvm/Support/thread.h>
 #include <iostream>
 
+#include <llvm/Support/thread.h>
+
+#include "ad/analysis/Activity.h"
 #include "ad/frontend/Frontend.h"
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Printer.h"
@@ -16,52 +16,165 @@ namespace adjoint::driver {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Shows = Pass::Shows;
+using derive::Mode;
 
-class StageRunner {
- public:
-  explicit StageRunner(const PipelineOptions& o) : options_(o) {}
-  ~StageRunner() {
-    if (options_.timePasses)
-      for (auto& [name, ms] : times_) std::cerr << "  " << name << ": " << ms << " ms\n";
-  }
+// Thrown by a pass after the diagnostics it printed itself (the frontend's, through Clang).
+struct Reported {};
 
-  template <class F>
-  auto run(const std::string& name, F&& stage) {
-    auto start = Clock::now();
-    auto result = stage();
-    times_.emplace_back(name, std::chrono::duration<double, std::milli>(Clock::now() - start).count());
-    return result;
-  }
-
-  void dump(const std::string& stage, const std::string& text) const {
-    if (options_.printAfter == stage || options_.printAfter == "all")
-      std::cerr << "// ---- after " << stage << " ----\n" << text << "\n";
-  }
-
- private:
-  const PipelineOptions& options_;
-  std::vector<std::pair<std::string, double>> times_;
-};
-
-ir::Module prepare(const ir::Module& original) {
-  ir::Module m = original;
-  for (ir::Function& f : m.functions) {
-    f.body = ir::clone(f.body);
-    transforms::uniqueLocalNames(f);
-    transforms::countHalvingLoops(f);
-    transforms::extractCalls(f, m);
-    transforms::structureJumps(f);
-    transforms::uniqueLocalNames(f);
-    transforms::flattenBlocks(f);
-  }
-  return m;
+// Runs `fn` on every function of the module being prepared, or on every derivative.
+template <class F>
+std::function<void(PipelineState&)> eachPrepared(F fn) {
+  return [fn](PipelineState& s) {
+    for (ir::Function& f : s.prepared.functions) fn(f, s);
+  };
+}
+template <class F>
+std::function<void(PipelineState&)> eachDerivative(F fn) {
+  return [fn](PipelineState& s) {
+    for (ir::Function& d : s.derivatives) fn(d, s);
+  };
 }
 
-std::string printFunctions(const std::vector<ir::Function>& fs) {
-  ir::Module m;
-  m.functions = fs;
-  return ir::print(m);
+bool reverse(const PipelineState& s) { return s.options.mode == Mode::Reverse; }
+
+void parse(PipelineState& s) {
+  const PipelineOptions& o = s.options;
+  s.parsed = frontend::parse({o.sourcePath, o.sourceText, o.compileArgs, o.buildDir, {o.function}});
+  if (!s.parsed) throw Reported{};
+  s.prepared = *s.parsed;
+  for (ir::Function& f : s.prepared.functions) f.body = ir::clone(f.body);  // the parsed module stays as written
+}
+
+// A derivative that could only ever be zero is an error, not an output.
+void checkRequest(const ir::Function* f, const PipelineOptions& o) {
+  if (!f) throw ir::Diagnostic({}, "no function named '" + o.function + "'", "");
+  for (const std::string& w : o.wrt)
+    if (!f->param(w) || !f->param(w)->type.isFloating())
+      throw ir::Diagnostic(f->loc, "'" + w + "' is not a floating-point parameter of '" + o.function + "'",
+                           "--wrt takes names of float or double parameters (scalars or arrays)");
+  std::set<std::string> wrt(o.wrt.begin(), o.wrt.end());
+  std::vector<const ir::Param*> params = derive::differentiatedParams(*f, wrt);
+  if (params.empty())
+    throw ir::Diagnostic(f->loc, "'" + f->name + "' has no float or double parameter to differentiate",
+                         "Adjoint differentiates with respect to float and double parameters, arrays and structs of them");
+  bool writesArray = false;
+  for (const ir::Param* p : params)
+    writesArray |= p->type.pointer && !p->type.constPointee && analysis::writtenVariables(f->body).count(p->name);
+  if (!f->returnsFloating() && !writesArray)
+    throw ir::Diagnostic(f->loc, "'" + f->name + "' returns '" + f->returnType.paramSpelling() + "' and writes no array, so it has no derivative",
+                         "differentiate a function that returns float or double, or writes its results through pointers");
+}
+
+void differentiate(PipelineState& s) {
+  const PipelineOptions& o = s.options;
+  checkRequest(s.prepared.find(o.function), o);
+  derive::Request entry{o.function, std::set<std::string>(o.wrt.begin(), o.wrt.end()), true};
+  s.derivatives = derive::differentiate(s.prepared, entry, o.mode);
+  for (ir::Function& d : s.derivatives) d.body = ir::clone(d.body);  // the passes below edit statements the module shares
+}
+
+// What the derivatives call: the forward functions and the other derivatives (dead-code removal
+// reads which pointers a callee only reads from their parameters).
+void removeDeadCode(PipelineState& s) {
+  ir::Module callees = s.prepared;
+  callees.functions.insert(callees.functions.end(), s.derivatives.begin(), s.derivatives.end());
+  for (ir::Function& d : s.derivatives) transforms::removeDeadCode(d, &callees);
+}
+
+void emit(PipelineState& s) {
+  // The forward functions the output copies, without stores nothing reads (the compiler would
+  // warn about them in the generated file).
+  ir::Module forward = *s.parsed;
+  for (ir::Function& f : forward.functions) {
+    f.body = ir::clone(f.body);
+    transforms::uniqueLocalNames(f);  // dead-code removal tells variables apart by name
+    transforms::removeDeadCode(f, &*s.parsed);
+  }
+  s.output = codegen::emit(forward, s.derivatives, s.options.emit);
+}
+
+void format(PipelineState& s) {
+  s.output.source = frontend::formatCpp(s.output.source, "out.cpp");
+  s.output.header = frontend::formatCpp(s.output.header, "out.h");
+}
+
+}  // namespace
+
+const std::vector<Pass>& passes() {
+  static const std::vector<Pass> table{
+      {"parse", "read the source with Clang and convert the functions it needs to the IR", Shows::Parsed, parse},
+      {"unique-names", "give every local of a function its own name", Shows::Prepared,
+       eachPrepared([](ir::Function& f, PipelineState&) { transforms::uniqueLocalNames(f); })},
+      {"halving-loops", "make halving loops of device code (c /= 2, c >>= 1) counted loops", Shows::Prepared,
+       eachPrepared([](ir::Function& f, PipelineState&) { transforms::countHalvingLoops(f); })},
+      {"extract-calls", "move calls of the program's functions into statements of their own, under their guards",
+       Shows::Prepared, eachPrepared([](ir::Function& f, PipelineState& s) { transforms::extractCalls(f, s.prepared); })},
+      {"structure-jumps", "bring break, continue and return into tail position", Shows::Prepared,
+       eachPrepared([](ir::Function& f, PipelineState&) { transforms::structureJumps(f); })},
+      {"rename-copies", "give the declarations that structure-jumps copied names of their own", Shows::Prepared,
+       eachPrepared([](ir::Function& f, PipelineState&) { transforms::uniqueLocalNames(f); })},
+      {"flatten-blocks", "remove nested { } blocks", Shows::Prepared,
+       eachPrepared([](ir::Function& f, PipelineState&) { transforms::flattenBlocks(f); })},
+      {"differentiate", "write the derivative of the requested function and of the functions it calls", Shows::Derivatives,
+       differentiate},
+      {"drop-output-stores", "forward mode of kernels: leave out the stores into outputs the kernel never reads",
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
+         if (d.kernel && !reverse(s)) transforms::dropOutputStores(d, *s.prepared.find(d.primal));
+       })},
+      {"simplify", "join neighbouring accumulations into one place", Shows::Derivatives,
+       eachDerivative([](ir::Function& d, PipelineState&) { transforms::simplify(d); })},
+      {"dead-code", "remove computations nothing reads", Shows::Derivatives, removeDeadCode},
+      {"common-calls", "compute a math call that neighbouring statements repeat once, into a named constant",
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState&) { transforms::shareCommonCalls(d); })},
+      {"unused-params", "cast the parameters a derivative does not read to void", Shows::Derivatives,
+       eachDerivative([](ir::Function& d, PipelineState&) { derive::markUnusedParams(d); })},
+      {"sink-seed-zeroing", "reverse mode of device code: move the stores that zero a seed to the end of their block",
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
+         if (reverse(s) && (d.kernel || d.device)) transforms::sinkSeedZeroing(d);
+       })},
+      {"parallel-adjoints", "reverse mode of device code: plain +=, per-block sums or atomics for each adjoint added to memory",
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
+         if (reverse(s) && (d.kernel || d.device)) transforms::parallelizeAdjoints(d, s.options.deterministic);
+       })},
+      {"blocks-in-turn", "reverse mode of kernels with per-block sums: run the forward's blocks in turn on fewer blocks",
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
+         if (reverse(s) && d.kernel && d.blockSumSlots > 0) d.blocksInTurn = transforms::runBlocksInTurn(d);
+       })},
+      {"parallel-tangents", "forward mode of kernels: per-warp sums for the atomicAdds into one address", Shows::Derivatives,
+       eachDerivative([](ir::Function& d, PipelineState& s) {
+         if (!reverse(s) && d.kernel) transforms::parallelizeTangents(d);
+       })},
+      {"emit", "write the source and the header: the derivatives, copies of the forward functions they call, launchers",
+       Shows::Source, emit},
+      {"format", "format the source and the header with clang-format's LLVM style", Shows::Source, format},
+  };
+  return table;
+}
+
+bool isPassName(const std::string& name) {
+  return name == "all" || std::any_of(passes().begin(), passes().end(), [&](const Pass& p) { return p.name == name; });
+}
+
+namespace {
+
+bool named(const std::vector<std::string>& names, const std::string& pass) {
+  return std::find(names.begin(), names.end(), pass) != names.end() ||
+         std::find(names.begin(), names.end(), "all") != names.end();
+}
+
+std::string shown(const PipelineState& s, Shows what) {
+  switch (what) {
+    case Shows::Parsed: return s.parsed ? ir::print(*s.parsed) : "";
+    case Shows::Prepared: return ir::print(s.prepared);
+    case Shows::Derivatives: {
+      ir::Module m;
+      m.functions = s.derivatives;
+      return ir::print(m);
+    }
+    case Shows::Source: return s.output.source;
+  }
+  return "";
 }
 
 void printDiagnostic(const ir::Module& m, const ir::Diagnostic& d) {
@@ -74,99 +187,31 @@ void printDiagnostic(const ir::Module& m, const ir::Diagnostic& d) {
   if (!d.hint.empty()) std::cerr << m.sourcePath << ":" << d.loc.line << ":" << d.loc.col << ": note: " << d.hint << "\n";
 }
 
-// A derivative that could only ever be zero is an error, not an output.
-void checkDifferentiable(const ir::Function& f, const std::set<std::string>& wrt) {
-  std::vector<const ir::Param*> params = derive::differentiatedParams(f, wrt);
-  if (params.empty())
-    throw ir::Diagnostic(f.loc, "'" + f.name + "' has no float or double parameter to differentiate",
-                         "Adjoint differentiates with respect to float and double parameters, arrays and structs of them");
-  bool writesArray = false;
-  for (const ir::Param* p : params) writesArray |= p->type.pointer && !p->type.constPointee &&
-                                                   analysis::writtenVariables(f.body).count(p->name);
-  if (!f.returnsFloating() && !writesArray)
-    throw ir::Diagnostic(f.loc, "'" + f.name + "' returns '" + f.returnType.paramSpelling() + "' and writes no array, so it has no derivative",
-                         "differentiate a function that returns float or double, or writes its results through pointers");
-}
-
-}  // namespace
-
-const std::vector<std::string>& stageNames() {
-  static const std::vector<std::string> names{"parse", "prepare", "differentiate", "simplify", "parallelize", "emit"};
-  return names;
-}
-
-namespace {
-
-void simplifyAll(std::vector<ir::Function>& derivatives, const ir::Module& prepared, derive::Mode mode) {
-  // What the derivatives call: the forward functions and the other derivatives (dead-code
-  // removal reads which pointers a callee only reads from their parameters).
-  ir::Module callees = prepared;
-  callees.functions.insert(callees.functions.end(), derivatives.begin(), derivatives.end());
-  for (ir::Function& d : derivatives) {
-    d.body = ir::clone(d.body);  // the passes below edit statements the module shares
-    if (d.kernel && mode == derive::Mode::Forward) transforms::dropOutputStores(d, *prepared.find(d.primal));
-    transforms::simplify(d);
-    transforms::removeDeadCode(d, &callees);
-    transforms::shareCommonCalls(d);
-    derive::markUnusedParams(d);
-  }
-}
-
-codegen::Output emitOutput(const ir::Module& original, const std::vector<ir::Function>& derivatives,
-                           const codegen::EmitOptions& options) {
-  // The forward functions the output copies, without stores nothing reads (the compiler would
-  // warn about them in the generated file).
-  ir::Module forward = original;
-  for (ir::Function& f : forward.functions) {
-    f.body = ir::clone(f.body);
-    transforms::uniqueLocalNames(f);  // dead-code removal tells variables apart by name
-    transforms::removeDeadCode(f, &original);
-  }
-  codegen::Output out = codegen::emit(forward, derivatives, options);
-  out.source = frontend::formatCpp(out.source, "out.cpp");
-  out.header = frontend::formatCpp(out.header, "out.h");
-  return out;
-}
-
-std::optional<PipelineResult> runStages(const ir::Module& original, const PipelineOptions& o, StageRunner& stages) {
-  PipelineResult result;
-  result.dependencies = original.dependencies;
+// Runs the passes from `first` on, printing and timing them as the options ask.
+std::optional<PipelineResult> runFrom(PipelineState& s, size_t first) {
+  using Clock = std::chrono::steady_clock;
+  const PipelineOptions& o = s.options;
+  std::vector<std::pair<std::string, double>> times;
+  bool ok = true;
   try {
-    result.prepared = stages.run("prepare", [&] { return prepare(original); });
-    stages.dump("prepare", ir::print(result.prepared));
-    derive::Request entry{o.function, std::set<std::string>(o.wrt.begin(), o.wrt.end()), true};
-    const ir::Function* f = result.prepared.find(o.function);
-    if (!f) throw ir::Diagnostic({}, "no function named '" + o.function + "'", "");
-    for (const std::string& w : o.wrt)
-      if (!f->param(w) || !f->param(w)->type.isFloating())
-        throw ir::Diagnostic(f->loc, "'" + w + "' is not a floating-point parameter of '" + o.function + "'",
-                             "--wrt takes names of float or double parameters (scalars or arrays)");
-    checkDifferentiable(*f, entry.wrt);
-    result.derivatives = stages.run("differentiate", [&] { return derive::differentiate(result.prepared, entry, o.mode); });
-    stages.dump("differentiate", printFunctions(result.derivatives));
-    stages.run("simplify", [&] {
-      simplifyAll(result.derivatives, result.prepared, o.mode);
-      return 0;
-    });
-    stages.dump("simplify", printFunctions(result.derivatives));
-    stages.run("parallelize", [&] {
-      for (ir::Function& d : result.derivatives) {
-        if (o.mode == derive::Mode::Reverse && (d.kernel || d.device)) {
-          transforms::sinkSeedZeroing(d);
-          transforms::parallelizeAdjoints(d, o.deterministic);
-        }
-        if (o.mode == derive::Mode::Forward && d.kernel) transforms::parallelizeTangents(d);
-      }
-      return 0;
-    });
-    stages.dump("parallelize", printFunctions(result.derivatives));
+    for (size_t k = first; k < passes().size(); ++k) {
+      const Pass& pass = passes()[k];
+      if (named(o.printBefore, pass.name)) std::cerr << "// ---- before " << pass.name << " ----\n" << shown(s, pass.shows) << "\n";
+      auto start = Clock::now();
+      pass.run(s);
+      times.emplace_back(pass.name, std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+      if (named(o.printAfter, pass.name)) std::cerr << "// ---- after " << pass.name << " ----\n" << shown(s, pass.shows) << "\n";
+    }
   } catch (const ir::Diagnostic& d) {
-    printDiagnostic(original, d);
-    return std::nullopt;
+    printDiagnostic(*s.parsed, d);
+    ok = false;
+  } catch (const Reported&) {
+    ok = false;
   }
-  result.output = stages.run("emit", [&] { return emitOutput(original, result.derivatives, o.emit); });
-  stages.dump("emit", result.output.source);
-  return result;
+  if (o.timePasses)
+    for (auto& [name, ms] : times) std::cerr << "  " << name << ": " << ms << " ms\n";
+  if (!ok) return std::nullopt;
+  return PipelineResult{s.parsed->dependencies, std::move(s.prepared), std::move(s.derivatives), std::move(s.output)};
 }
 
 }  // namespace
@@ -177,18 +222,14 @@ void runWithLargeStack(const std::function<void()>& fn) {
 }
 
 std::optional<PipelineResult> runPipeline(const PipelineOptions& o) {
-  StageRunner stages(o);
-  std::optional<ir::Module> original = stages.run("parse", [&] {
-    return frontend::parse({o.sourcePath, o.sourceText, o.compileArgs, o.buildDir, {o.function}});
-  });
-  if (!original) return std::nullopt;
-  stages.dump("parse", ir::print(*original));
-  return runStages(*original, o, stages);
+  PipelineState s{o, std::nullopt, {}, {}, {}};
+  return runFrom(s, 0);
 }
 
 std::optional<PipelineResult> runPipeline(const ir::Module& parsed, const PipelineOptions& o) {
-  StageRunner stages(o);
-  return runStages(parsed, o, stages);
+  PipelineState s{o, parsed, parsed, {}, {}};
+  for (ir::Function& f : s.prepared.functions) f.body = ir::clone(f.body);
+  return runFrom(s, 1);
 }
 
 }  // namespace adjoint::driver

@@ -1,5 +1,6 @@
-// The stages of Adjoint, in order. Each stage can be printed after it runs (--print-after) and
-// timed (--time-passes).
+// The pipeline: one table of passes, in order (passes() below), from parsing to formatted source.
+// Each pass can be printed before and after it runs (--print-before, --print-after), and timed
+// (--time-passes); `adjoint --list-passes` prints the table.
 #pragma once
 
 #include <functional>
@@ -20,7 +21,7 @@ struct PipelineOptions {
   std::string function;
   std::vector<std::string> wrt;
   derive::Mode mode = derive::Mode::Reverse;
-  std::string printAfter;  // stage name, or "all"
+  std::vector<std::string> printBefore, printAfter;  // pass names, or "all"
   bool timePasses = false;
   bool deterministic = false;  // kernels: no floating-point atomics in gradients
   codegen::EmitOptions emit;
@@ -33,17 +34,35 @@ struct PipelineResult {
   codegen::Output output;
 };
 
-// Runs parse → prepare → differentiate → emit → format. Returns nothing after printing
-// diagnostics.
+// What the passes work on: the parsed module, the module prepared for differentiation, the
+// derivatives, and the output source.
+struct PipelineState {
+  const PipelineOptions& options;
+  std::optional<ir::Module> parsed;
+  ir::Module prepared;
+  std::vector<ir::Function> derivatives;
+  codegen::Output output;
+};
+
+struct Pass {
+  std::string name;
+  std::string description;
+  enum class Shows { Parsed, Prepared, Derivatives, Source } shows;  // what --print-after prints
+  std::function<void(PipelineState&)> run;  // throws ir::Diagnostic for input it cannot handle
+};
+
+// The pipeline, in the order the passes run.
+const std::vector<Pass>& passes();
+// Whether `name` is a pass of the table (or "all").
+bool isPassName(const std::string& name);
+
+// Runs every pass. Returns nothing after printing diagnostics.
 std::optional<PipelineResult> runPipeline(const PipelineOptions& options);
-// The stages after parsing, on a module parsed before (which holds options.function).
+// The passes after parsing, on a module parsed before (which holds options.function).
 std::optional<PipelineResult> runPipeline(const ir::Module& parsed, const PipelineOptions& options);
 
-// Runs `fn` on a thread with a stack large enough for the stages' recursion over the deepest
+// Runs `fn` on a thread with a stack large enough for the passes' recursion over the deepest
 // expressions the frontend accepts.
 void runWithLargeStack(const std::function<void()>& fn);
-
-// The stage names, for --print-after.
-const std::vector<std::string>& stageNames();
 
 }  // namespace adjoint::driver

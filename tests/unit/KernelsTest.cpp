@@ -75,7 +75,15 @@ TEST_CASE("adjoints are added plainly, summed per block, or atomically, and the 
   CHECK(text.find("adjoint::add_block_sums(&a_bar[0], block_sums, 0u)") != std::string::npos);
   CHECK(text.find("a[0]: the same address in every thread") != std::string::npos);
   CHECK(f.blockSumSlots == 1);
-  CHECK(f.params.back().name == "virtual_blocks");  // a reducing kernel runs blocks in turn
+  CHECK(f.params.back().name == "block_sums");
+  // A reducing kernel runs blocks in turn; the sums' declarations and their finish stay outside.
+  REQUIRE(transforms::runBlocksInTurn(f));
+  CHECK(f.params.back().name == "virtual_blocks");
+  CHECK(f.body.front()->kind == StmtKind::Decl);
+  CHECK(f.body.back()->kind == StmtKind::If);
+  std::string inTurn = print(f.body);
+  CHECK(inTurn.find("virtual_block < virtual_blocks") < inTurn.find("atomicAdd(&x_bar[i], v)"));
+  CHECK(inTurn.find("atomicAdd(&x_bar[i + 1], v)") < inTurn.find("adjoint::sum_over_threads_into"));
 }
 
 TEST_CASE("one index per adjoint array, injective: a plain +=") {
