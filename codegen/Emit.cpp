@@ -134,7 +134,8 @@ namespace {
 void emitPreamble(std::ostringstream& src, const Module& original, const std::vector<Function>& copies,
                   const std::vector<Function>& derivatives, const EmitOptions& options) {
   bool tape = usesTape(derivatives);
-  src << "#include \"" << options.headerName << "\"\n\n#include <cmath>\n" << (tape ? "#include <vector>\n" : "") << "\n";
+  if (!options.headerName.empty()) src << "#include \"" << options.headerName << "\"\n\n";
+  src << "#include <cmath>\n" << (tape ? "#include <vector>\n" : "") << "\n";
   if (isCuda(derivatives)) src << "#include \"adjoint/cuda.h\"\n\n";
   if (tape)
     src << "// Takes the most recent value off a tape.\n"

@@ -15,7 +15,7 @@ struct Output {
 };
 
 struct EmitOptions {
-  std::string headerName;   // as the source includes it: "model.grad.h"
+  std::string headerName;   // as the source includes it: "model.grad.h" (empty: the source includes no header)
   std::string command;      // the command line that regenerates the output
   bool lineDirectives = false;
 };

@@ -49,6 +49,14 @@ check("the default output is <input>.grad.cpp with its header",
 check("the constant from the -D flag is folded in", "3.0 * x" in open(grad).read(),
       open(grad).read())
 
+check("the banner's regenerate line keeps the compiler flags",
+      f"adjoint grad model.cpp --fn loss -- -I {os.path.join(work, 'include')} -DSCALE=3" in open(grad).read(), open(grad).read()[:300])
+r = run("--version")
+check("--version prints Adjoint's version", r.returncode == 0 and r.stdout.startswith("adjoint 0."), r.stdout + r.stderr)
+r = run("grad", source, "--fn", "loss", "-o", "-", "--", "-I", os.path.join(work, "include"), "-DSCALE=3")
+check("-o - writes the source to standard output, and no file",
+      r.returncode == 0 and "void loss_grad(double x, double *x_bar)" in r.stdout and "#include \"" not in r.stdout and
+      not os.path.exists(os.path.join(work, "-")) and not os.path.exists(os.path.join(work, "-.h")), r.stdout + r.stderr)
 bad_flags = os.path.join(work, "bad_flags.grad.cpp")
 r = run("grad", source, "--fn", "loss", "-o", bad_flags, "--", "-I", os.path.join(work, "include"), "-DSCALE=3", "--",
         "-I/nonexistent")

@@ -26,7 +26,7 @@ cl::opt<std::string> functionName("fn", cl::desc("Function to differentiate"), c
                                   cl::cat(category));
 cl::list<std::string> wrtList("wrt", cl::desc("Parameters to differentiate with respect to (default: every float or double parameter)"),
                               cl::value_desc("a,b,..."), cl::CommaSeparated, cl::cat(category));
-cl::opt<std::string> outputPath("o", cl::desc("Output source (default: <input>.grad.cpp or <input>.jvp.cpp); the header goes next to it as .h"),
+cl::opt<std::string> outputPath("o", cl::desc("Output source (default: <input>.grad.cpp or <input>.jvp.cpp); the header goes next to it as .h; - writes the source alone to standard output"),
                                 cl::value_desc("file"), cl::cat(category));
 cl::opt<std::string> buildDir("p", cl::desc("Build directory holding compile_commands.json (else: flags after --)"),
                               cl::value_desc("dir"), cl::cat(category));
@@ -139,12 +139,19 @@ std::string makeDepfile(const std::string& source, const std::string& header, co
   return text + "\n";
 }
 
-std::string commandLine(const std::string& mode) {
+// The command that regenerates the output, for its banner: the options that change what is
+// generated, and the compiler flags after `--`.
+std::string commandLine(const std::string& mode, const std::vector<std::string>& compileArgs) {
   std::string cmd = "adjoint " + mode + " " + baseName(inputPath) + " --fn " + functionName;
   if (!wrtList.empty()) {
     cmd += " --wrt ";
     for (size_t i = 0; i < wrtList.size(); ++i) cmd += (i ? "," : "") + wrtList[i];
   }
+  if (deterministic) cmd += " --deterministic";
+  if (lineDirectives) cmd += " --line-directives";
+  if (!buildDir.empty()) cmd += " -p " + buildDir;
+  if (!compileArgs.empty()) cmd += " --";
+  for (const std::string& a : compileArgs) cmd += " " + a;
   return cmd;
 }
 
@@ -156,6 +163,10 @@ int main(int argc, char** argv) {
     return argc < 2 ? 1 : 0;
   }
   std::string mode = argv[1];
+  if (mode == "--version") {
+    std::cout << "adjoint " << ADJOINT_VERSION << "\n";
+    return 0;
+  }
   if (mode == "--list-passes") {
     listPasses();
     return 0;
@@ -206,8 +217,11 @@ int main(int argc, char** argv) {
   o.timePasses = timePasses;
   o.deterministic = deterministic;
   std::string out = outputPath.empty() ? defaultOutput(inputPath, mode == "jvp") : std::string(outputPath);
-  o.emit.headerName = baseName(headerPath(out));
-  o.emit.command = commandLine(mode);
+  // `-o -`: the source to standard output, without a header (it includes none: what the header
+  // declares, the source defines).
+  bool toStdout = out == "-";
+  o.emit.headerName = toStdout ? "" : baseName(headerPath(out));
+  o.emit.command = commandLine(mode, compileArgs);
   o.emit.lineDirectives = lineDirectives;
   if (!std::ifstream(inputPath)) {
     std::cerr << "error: cannot read '" << inputPath << "': " << std::strerror(errno) << "\n";
@@ -228,6 +242,10 @@ int main(int argc, char** argv) {
     std::cout << "// prepared forward IR\n" << adjoint::ir::print(result->prepared) << "// derivatives\n"
               << adjoint::ir::print(derived);
     return 0;
+  }
+  if (toStdout) {
+    std::cout << result->output.source;
+    return std::cout.flush() ? 0 : 1;
   }
   std::vector<std::pair<std::string, std::string>> files{{out, result->output.source}, {headerPath(out), result->output.header}};
   if (!depfile.empty()) files.emplace_back(depfile, makeDepfile(out, headerPath(out), result->dependencies));
