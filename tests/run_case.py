@@ -35,20 +35,35 @@ def generate(tool, mode, source, fn, out, extra=()):
         sys.exit(f"adjoint {mode} --fn {fn} failed:\n{r.stderr}")
 
 
+def ir_name(fn):
+    """The name Adjoint gives the function `fn` names, as ir::functionName does: without namespaces,
+    a template's arguments joined by '_' (ns::dot<double> is dot_double)."""
+    head = fn.split("<", 1)[0]
+    spelled = fn[head.rindex("::") + 2:] if "::" in head else fn
+    name = ""
+    for c in spelled:
+        if c.isalnum() or c == "_":
+            name += c
+        elif name and not name.endswith("_"):
+            name += "_"
+    return name if spelled.endswith("_") else name.rstrip("_")
+
+
 def numerical(args):
     work = tempfile.mkdtemp(prefix="adjoint-num-")
     case = os.path.abspath(args.path)
     stem = os.path.splitext(os.path.basename(case))[0]
     checks, sources, includes = [], [], []
     for line in directives(case, "CHECK"):
-        fn, *opts = line.split()
+        spelled, *opts = line.split()
+        fn = ir_name(spelled)
         kv = dict(o.split("=", 1) for o in opts)
         extra = ["--wrt", kv["wrt"]] if "wrt" in kv else []
         for mode in ("grad", "jvp"):
             out = os.path.join(work, f"{stem}.{fn}.{mode}.cpp")
             if out in sources:  # the same function checked again, at other inputs
                 continue
-            generate(args.adjoint, mode, case, fn, out, extra)
+            generate(args.adjoint, mode, case, spelled, out, extra)
             sources.append(out)
             includes.append(f'#include "{stem}.{fn}.{mode}.h"')
         option_lines = []
@@ -71,7 +86,7 @@ def numerical(args):
             wanted = kv["wrt"].split(",")
             mask = "<" + hex(sum(1 << i for i, n in enumerate(params) if n in wanted)) + "ull>"
         checks.append("  {\n    adjoint::VerifyOptions o;\n    " + "\n    ".join(option_lines) +
-                      f'\n    failures += adjoint::verify{mask}("{fn}", {fn}, {grad}, {fn}_jvp, o);\n  }}')
+                      f'\n    failures += adjoint::verify{mask}("{fn}", {spelled}, {grad}, {fn}_jvp, o);\n  }}')
     main = os.path.join(work, "main.cpp")
     with open(main, "w") as f:
         f.write('#include "adjoint/verify.h"\n' + "\n".join(includes) + f'\n#include "{case}"\n\n'

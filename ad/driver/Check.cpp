@@ -144,7 +144,7 @@ std::string harness(const CheckOptions& o, const Generated& g, const std::string
     << "  for (unsigned seed : seeds) {\n"
     << "    options.seed = seed;\n"
     << "    std::printf(\"checking " << f.name << " (seed %u)\\n\", seed);\n"
-    << "    failures += adjoint::verify<" << maskLiteral << ">(\"" << f.name << "\", " << f.name << ", " << g.grad.derivatives.front().name
+    << "    failures += adjoint::verify<" << maskLiteral << ">(\"" << f.name << "\", " << f.spelling << ", " << g.grad.derivatives.front().name
     << ", " << g.jvp.derivatives.front().name << ", options);\n"
     << "  }\n";
   if (!probes.branches.empty())
@@ -207,7 +207,7 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
     << "int main(int argc, char** argv) {\n"
     << "  adjoint::KernelCheck c(argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : " << o.seed << "u);\n" << decls.str()
     << "  dim3 grid(" << grid << "), block(" << o.block << ");\n"
-    << "  bool ok = c.run([&] { check(adjoint::launch(" << f.name << ", grid, block, 0, nullptr" << forward.str() << ")); },\n"
+    << "  bool ok = c.run([&] { check(adjoint::launch(" << f.spelling << ", grid, block, 0, nullptr" << forward.str() << ")); },\n"
     << "                  [&] { check(" << vjp.name << "_launch(grid, block, 0, nullptr" << derivativeArgs(vjp, "_bar") << ")); },\n"
     << "                  [&] { check(" << jvp.name << "_launch(grid, block, 0, nullptr" << derivativeArgs(jvp, "_dot") << ")); });\n"
     << "  std::printf(ok ? \"all checks passed\\n\" : \"checks FAILED\\n\");\n  return ok ? 0 : 1;\n}\n";

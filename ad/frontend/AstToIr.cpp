@@ -17,6 +17,7 @@
 
 #include <clang/AST/Attr.h>
 
+#include "ad/frontend/Constructs.h"
 #include "ad/frontend/Converter.h"
 #include "ad/frontend/Cuda.h"
 
@@ -122,18 +123,64 @@ std::optional<ir::Type> Converter::convertStruct(QualType qt, SourceRange where)
   return ir::Type::structure(info);
 }
 
+// How C++ names the function: "ns::g", "dot<double, 3>".
+std::string Converter::spelling(const FunctionDecl* fd) const {
+  std::string name = fd->getQualifiedNameAsString();
+  if (const TemplateArgumentList* args = fd->getTemplateSpecializationArgs()) {
+    std::string list;
+    llvm::raw_string_ostream out(list);
+    for (unsigned k = 0; k < args->size(); ++k) {
+      if (k) out << ", ";
+      args->get(k).print(ctx_.getPrintingPolicy(), out, true);
+    }
+    name += "<" + out.str() + ">";
+  }
+  return name;
+}
+
+std::string Converter::irName(const FunctionDecl* fd) const { return ir::functionName(spelling(fd)); }
+
+// The functions the main file defines, in namespaces and extern "C" blocks too, and the
+// instantiations of its function templates.
+void Converter::collectDefinitions(const DeclContext* dc, std::vector<const FunctionDecl*>& defs) {
+  for (const Decl* d : dc->decls()) {
+    if (isa<NamespaceDecl>(d) || isa<LinkageSpecDecl>(d)) {
+      collectDefinitions(cast<DeclContext>(d), defs);
+    } else if (const auto* fd = dyn_cast<FunctionDecl>(d)) {
+      if (fd->doesThisDeclarationHaveABody() && sm_.isInMainFile(fd->getLocation())) defs.push_back(fd);
+    } else if (const auto* t = dyn_cast<FunctionTemplateDecl>(d); t && sm_.isInMainFile(t->getLocation())) {
+      templates_.push_back(t);
+      for (const FunctionDecl* spec : t->specializations())
+        if (spec->getDefinition() == spec && spec->doesThisDeclarationHaveABody()) defs.push_back(spec);
+    } else if (const auto* record = dyn_cast<CXXRecordDecl>(d); record && sm_.isInMainFile(record->getLocation())) {
+      for (const CXXMethodDecl* m : record->methods()) methods_.push_back(m);
+    }
+  }
+}
+
 std::vector<const FunctionDecl*> Converter::definitionsInMainFile() {
   std::vector<const FunctionDecl*> defs;
-  for (const Decl* d : ctx_.getTranslationUnitDecl()->decls()) {
-    const auto* fd = dyn_cast<FunctionDecl>(d);
-    if (fd && fd->doesThisDeclarationHaveABody() && sm_.isInMainFile(fd->getLocation())) defs.push_back(fd);
-  }
+  collectDefinitions(ctx_.getTranslationUnitDecl(), defs);
   return defs;
 }
 
-bool Converter::isTemplate(const std::string& name) const {
-  for (const Decl* d : ctx_.getTranslationUnitDecl()->decls())
-    if (const auto* t = dyn_cast<FunctionTemplateDecl>(d); t && t->getNameAsString() == name) return true;
+// Why `name` names no function Adjoint can differentiate, when it names a template or a method.
+bool Converter::explainNotFound(const std::string& name) {
+  for (const FunctionTemplateDecl* t : templates_) {
+    if (ir::functionName(t->getQualifiedNameAsString()) != name) continue;
+    std::string instances;
+    for (const FunctionDecl* spec : t->specializations()) instances += (instances.empty() ? "" : ", ") + spelling(spec);
+    report_.error(t->getSourceRange(), "'" + t->getQualifiedNameAsString() + "' is a function template: name an instantiation",
+                  instances.empty() ? "call it with the types you need in this file, then --fn " + t->getNameAsString() + "<double>"
+                                    : "instantiated here: --fn " + instances);
+    return true;
+  }
+  for (const CXXMethodDecl* m : methods_) {
+    if (m->getNameAsString() != name && ir::functionName(m->getQualifiedNameAsString()) != name) continue;
+    report_.error(m->getSourceRange(), "'" + m->getQualifiedNameAsString() + "' is a member function, which Adjoint does not differentiate yet",
+                  "write it as a free function taking the object's fields (or the object by const reference) as parameters");
+    return true;
+  }
   return false;
 }
 
@@ -226,15 +273,11 @@ std::optional<ir::Module> Converter::run(const std::vector<std::string>& roots) 
   for (const std::string& name : roots) {
     const FunctionDecl* found = nullptr;
     for (const FunctionDecl* fd : defs)
-      if (fd->getNameAsString() == name) found = fd;
-    if (!found && isTemplate(name)) {
-      report_.error(SourceRange(), "'" + name + "' is a function template; Adjoint differentiates functions",
-                    "call it from a plain function with the types you need, and differentiate that");
-      continue;
-    }
+      if (!found && irName(fd) == ir::functionName(name)) found = fd;
+    if (!found && explainNotFound(ir::functionName(name))) continue;
     if (!found) {
       std::string candidates;
-      for (const FunctionDecl* fd : defs) candidates += (candidates.empty() ? "" : ", ") + fd->getNameAsString();
+      for (const FunctionDecl* fd : defs) candidates += (candidates.empty() ? "" : ", ") + spelling(fd);
       std::string file = "this file";
       if (auto entry = sm_.getFileEntryRefForID(sm_.getMainFileID())) file = "'" + entry->getName().str() + "'";
       report_.error(SourceRange(), "no function named '" + name + "' is defined in " + file,
@@ -265,7 +308,8 @@ std::optional<ir::Module> Converter::run(const std::vector<std::string>& roots) 
 
 ir::Function Converter::convertFunction(const FunctionDecl* fd) {
   ir::Function f;
-  f.name = fd->getNameAsString();
+  f.name = irName(fd);
+  f.spelling = spelling(fd);
   f.loc = loc(fd->getLocation());
   f.nondifferentiable = markedNondifferentiable(fd);
   cuda::setExecutionSpace(fd, f);
@@ -288,6 +332,7 @@ ir::Function Converter::convertFunction(const FunctionDecl* fd) {
   }
   beginFunction(fd, f.body);
   ir::StmtList body = convertBody(fd->getBody());
+  f.body.insert(f.body.begin(), tableDecls_.begin(), tableDecls_.end());
   f.body.insert(f.body.end(), body.begin(), body.end());
   return f;
 }
@@ -451,7 +496,7 @@ void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
   } else if (isa<SwitchStmt>(s)) {
     fail(s->getSourceRange(), "switch is not supported", "use if / else if");
   } else {
-    fail(s->getSourceRange(), std::string("statement of kind '") + s->getStmtClassName() + "' is not supported", "");
+    fail(s->getSourceRange(), constructName(s) + " is not supported in a differentiated function", "");
   }
 }
 
@@ -485,6 +530,10 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
     return t ? ir::number(f->getValueAsApproximateDouble(), *t) : placeholder();
   }
   if (const auto* i = dyn_cast<IntegerLiteral>(e)) return convertIntegerLiteral(i);
+  // sizeof(a) / sizeof(a[0]): a constant of its type.
+  if (Expr::EvalResult size; isa<UnaryExprOrTypeTraitExpr>(e) && e->EvaluateAsInt(size, ctx_))
+    if (auto t = convertType(e->getType(), e->getSourceRange()))
+      return ir::number(static_cast<double>(size.Val.getInt().getZExtValue()), *t);
   // A pointer is followed where it is indexed or dereferenced; as a value it can only be a
   // parameter or a local array passed on whole.
   if (e->getType()->isPointerType() && (!isa<DeclRefExpr>(e->IgnoreImpCasts()) || isPointerAlias(e)))
@@ -513,7 +562,7 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
   if (const auto* d = dyn_cast<CXXDefaultArgExpr>(e)) return convertExpr(d->getExpr());
   if (isa<CXXThrowExpr>(e)) return unsupportedExpr(e, "exceptions are not supported in differentiated code", "report errors through return values");
   if (isa<LambdaExpr>(e)) return unsupportedExpr(e, "lambdas are not supported in differentiated code", "write the lambda as a function of its own");
-  return unsupportedExpr(e, std::string("expression of kind '") + e->getStmtClassName() + "' is not supported", "");
+  return unsupportedExpr(e, constructName(e) + " is not supported in a differentiated function", "");
 }
 
 // An integer literal keeps its spelling and type (`6364136223846793005ULL` stays exactly that).
@@ -566,6 +615,9 @@ ir::ExprPtr Converter::convertDeclRef(const DeclRefExpr* ref) {
       if (t && value.Val.isFloat()) return ir::number(value.Val.getFloat().convertToDouble(), *t);
       if (t && value.Val.isInt()) return ir::number(static_cast<double>(value.Val.getInt().getSExtValue()), *t);
     }
+    if (vd->getType().isConstQualified())
+      return unsupportedExpr(ref, "the constant '" + vd->getNameAsString() + "' can be read element by element here, not passed on",
+                             "index it (" + vd->getNameAsString() + "[i]), or copy it into a local array");
     return unsupportedExpr(ref, "global variable '" + vd->getNameAsString() + "' is not supported",
                            "pass it as a parameter, or make it a constant");
   }
@@ -647,8 +699,14 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
     return unsupportedExpr(call, "call to '" + name + "', whose body Adjoint cannot see",
                            "define it in this translation unit, give it a derivative rule (namespace adjoint::rules, "
                            "see adjoint/rules.h), or mark it ADJOINT_NONDIFFERENTIABLE");
+  // The library's own code (templates instantiated from its headers) is not differentiated: the
+  // error belongs at the user's call, not inside the header.
+  if (sm_.isInSystemHeader(def->getLocation()))
+    return unsupportedExpr(call, "'" + name + "' comes from a system header and has no derivative rule",
+                           "Adjoint differentiates the math library through its rules; write this computation out, or give "
+                           "the function a rule (namespace adjoint::rules, see adjoint/rules.h)");
   enqueue(def);
-  return ir::call(def->getNameAsString(), args, *type);
+  return ir::call(irName(def), args, *type);
 }
 
 }  // namespace adjoint::frontend::detail

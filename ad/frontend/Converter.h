@@ -12,6 +12,8 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
 
@@ -48,9 +50,14 @@ class Converter {
   void declareExternal(const FunctionDecl* fd, const std::string& name);
   static bool markedNondifferentiable(const Decl* d);
 
+  std::vector<const FunctionTemplateDecl*> templates_;  // of the main file
+  std::vector<const CXXMethodDecl*> methods_;            // of the main file's classes
+  std::string spelling(const FunctionDecl* fd) const;
+  std::string irName(const FunctionDecl* fd) const;
+  void collectDefinitions(const DeclContext* dc, std::vector<const FunctionDecl*>& defs);
   std::vector<const FunctionDecl*> definitionsInMainFile();
+  bool explainNotFound(const std::string& name);
   void enqueue(const FunctionDecl* fd);
-  bool isTemplate(const std::string& name) const;
   ir::Function convertFunction(const FunctionDecl* fd);
   ir::SourceLoc loc(SourceLocation l) const;
   ir::Type fail(SourceRange r, const std::string& msg, const std::string& hint);
@@ -88,6 +95,10 @@ class Converter {
     ir::ExprPtr offset;  // null: the start of `base`
   };
   std::map<const VarDecl*, PointerAlias> pointers_;
+  // Constant arrays at namespace scope the function reads, as local arrays declared first.
+  std::map<const VarDecl*, ir::ExprPtr> tables_;
+  ir::StmtList tableDecls_;
+  ir::ExprPtr constantTable(const VarDecl* vd);
   std::set<std::string> namesInFunction_;
   void beginFunction(const FunctionDecl* fd, ir::StmtList& body);
   std::string freshName(const std::string& base);

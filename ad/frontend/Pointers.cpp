@@ -43,6 +43,8 @@ std::string Converter::freshName(const std::string& base) {
 // each pointer parameter that the body advances its offset local, declared in `prologue`.
 void Converter::beginFunction(const FunctionDecl* fd, ir::StmtList& prologue) {
   pointers_.clear();
+  tables_.clear();
+  tableDecls_.clear();
   namesInFunction_.clear();
   for (const ParmVarDecl* p : fd->parameters()) namesInFunction_.insert(p->getNameAsString());
   std::vector<const ParmVarDecl*> advanced;
@@ -74,7 +76,11 @@ std::optional<Converter::PointerValue> Converter::pointerValue(const Expr* e) {
   e = e->IgnoreParenImpCasts();
   if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
     const auto* vd = dyn_cast<VarDecl>(ref->getDecl());
-    if (!vd || !vd->isLocalVarDeclOrParm()) return std::nullopt;
+    if (vd && !vd->isLocalVarDeclOrParm()) {
+      ir::ExprPtr table = constantTable(vd);
+      return table ? std::optional<PointerValue>(PointerValue{table, nullptr}) : std::nullopt;
+    }
+    if (!vd) return std::nullopt;
     if (auto it = pointers_.find(vd); it != pointers_.end()) return PointerValue{it->second.base, ir::var(it->second.offset, kOffset)};
     if (vd->getType()->isPointerType() || vd->getType()->isConstantArrayType()) return PointerValue{convertDeclRef(ref), nullptr};
     return std::nullopt;
@@ -98,6 +104,27 @@ std::optional<Converter::PointerValue> Converter::pointerValue(const Expr* e) {
       return pointerValue(deref->getSubExpr());
   }
   return std::nullopt;
+}
+
+// `constexpr double table[3] = {...};` at namespace scope, read by the function: a local array of
+// the same values (it is never written, so it has no adjoint), declared at the function's start.
+ir::ExprPtr Converter::constantTable(const VarDecl* vd) {
+  if (auto it = tables_.find(vd); it != tables_.end()) return it->second;
+  const auto* array = ctx_.getAsConstantArrayType(vd->getType());
+  const APValue* value = vd->getType().isConstQualified() && array ? vd->evaluateValue() : nullptr;
+  if (!value || !value->isArray()) return nullptr;
+  auto type = convertType(vd->getType(), vd->getSourceRange());
+  if (!type) return nullptr;
+  auto s = ir::decl(freshName(vd->getNameAsString()), *type, nullptr);
+  for (unsigned k = 0; k < value->getArraySize(); ++k) {
+    const APValue& element = k < value->getArrayInitializedElts() ? value->getArrayInitializedElt(k) : value->getArrayFiller();
+    if (element.isFloat()) s->args.push_back(ir::number(element.getFloat().convertToDouble(), type->element()));
+    else if (element.isInt()) s->args.push_back(ir::number(static_cast<double>(element.getInt().getSExtValue()), type->element()));
+    else return nullptr;
+  }
+  s->comment = "the constant table " + vd->getNameAsString();
+  tableDecls_.push_back(s);
+  return tables_[vd] = ir::var(s->name, *type);
 }
 
 ir::ExprPtr Converter::elementAt(const Expr* pointer, ir::ExprPtr index) {

@@ -1,11 +1,28 @@
 #include "ad/ir/Function.h"
 
+#include <cctype>
+
 namespace adjoint::ir {
 
 const Param* Function::param(const std::string& n) const {
   for (const Param& p : params)
     if (p.name == n) return &p;
   return nullptr;
+}
+
+std::string functionName(const std::string& requested) {
+  size_t angle = requested.find('<');
+  std::string head = requested.substr(0, angle);
+  size_t colons = head.rfind("::");
+  std::string spelled = requested.substr(colons == std::string::npos ? 0 : colons + 2);
+  std::string name;
+  for (char c : spelled) {
+    bool word = std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    if (word) name += c;
+    else if (!name.empty() && name.back() != '_') name += '_';
+  }
+  while (!name.empty() && name.back() == '_' && spelled.back() != '_') name.pop_back();
+  return name;
 }
 
 const Function* Module::find(const std::string& name) const {

@@ -15,8 +15,13 @@ struct Param {
   bool nondifferentiable = false;  // marked by the user; never gets an adjoint
 };
 
+// The IR's name for a function the user names `requested` (as --fn does): the name without its
+// namespaces, a template's arguments joined by '_' (`ns::dot<double, 3>` is `dot_double_3`).
+std::string functionName(const std::string& requested);
+
 struct Function {
   std::string name;
+  std::string spelling;  // how C++ code calls the user's function: "ns::g", "dot<double, 3>"
   Type returnType;
   std::vector<Param> params;
   StmtList body;

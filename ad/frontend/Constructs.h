@@ -1,0 +1,14 @@
+// The names of C++ constructs in words, for diagnostics: "a range-based for loop", not
+// CXXForRangeStmt.
+#pragma once
+
+#include <string>
+
+#include <clang/AST/Stmt.h>
+
+namespace adjoint::frontend {
+
+// What `s` is, in words a C++ programmer uses ("a range-based for loop", "new").
+std::string constructName(const clang::Stmt* s);
+
+}  // namespace adjoint::frontend

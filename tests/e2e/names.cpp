@@ -1,0 +1,54 @@
+// Functions as real code names them: in namespaces, in extern "C" blocks, template instantiations
+// (--fn dot<double>), and constant tables at namespace scope.
+#include <cmath>
+
+namespace physics {
+double spring(double x, double k) { return 0.5 * k * x * x; }
+namespace detail {
+inline double damp(double v) { return std::tanh(v); }
+}  // namespace detail
+double energy(double x, double v, double k) { return spring(x, k) + detail::damp(v) * v; }
+}  // namespace physics
+// CHECK: physics::energy
+// CHECK: physics::spring
+
+extern "C" {
+double c_api_loss(const double* x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += std::sin(x[i]) * x[i];
+  return s;
+}
+}
+// CHECK: c_api_loss n=5
+
+template <class T>
+T weighted_dot(const T* x, const T* w, int n) {
+  T s = 0;
+  for (int i = 0; i < n; ++i) s += w[i] * x[i] * x[i];
+  return s;
+}
+template <class T>
+T squared(T v) { return v * v; }
+// Both instantiations are differentiated, each under its own name.
+double uses_templates(const double* x, const double* w, int n) { return weighted_dot(x, w, n) + squared(x[0]); }
+float uses_float_template(float v) { return squared(v) * 3.0f; }
+// CHECK: weighted_dot<double> n=4
+// CHECK: uses_templates n=4
+// CHECK: uses_float_template
+
+// A constant table at namespace scope: read like a local array of constants.
+constexpr double kWeights[4] = {0.5, 1.5, -2.0, 0.25};
+const int kOrder[4] = {3, 1, 0, 2};
+double tabulated(const double* x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += kWeights[i % 4] * x[kOrder[i % 4]] * x[i];
+  return s;
+}
+// CHECK: tabulated n=6
+
+// sizeof is a constant of its type.
+double last_of_local(double x) {
+  double a[3] = {x, 2 * x, x * x};
+  return a[sizeof(a) / sizeof(a[0]) - 1] * x;
+}
+// CHECK: last_of_local
