@@ -1,7 +1,8 @@
 // Writes random, well-defined, differentiable C++ functions for differential testing of Adjoint
 // (in the spirit of Csmith): straight-line arithmetic, branches, counted and while loops, break,
 // continue and early returns, local arrays at computed indices, overwritten variables, calls
-// between generated functions (also under ?:, && and ||), pointer locals, pointer arithmetic and
+// between generated functions (also under ?:, && and ||), helpers in a namespace and function
+// templates, a constant table at namespace scope, pointer locals, pointer arithmetic and
 // pointer walks, 64-bit integer constants, and math functions with their domains guarded. Every function
 // carries a `// CHECK:` line for tests/run_case.py, which verifies its generated derivatives.
 // With --kernels it writes CUDA kernels instead (straight-line code per thread, device helpers,
@@ -31,7 +32,8 @@ class Generator {
         << "#include <cmath>\n\n"
         << "// Random code may leave a parameter unused; the generated derivatives may not.\n"
         << "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n"
-        << "#pragma GCC diagnostic ignored \"-Wunused-but-set-parameter\"\n\n";
+        << "#pragma GCC diagnostic ignored \"-Wunused-but-set-parameter\"\n\n"
+        << "constexpr double kTable[4] = {0.5, -1.25, 2.0, 0.75};\n\n";
     for (int k = 0; k < count; ++k) {
       if (pick(4) == 0 || helpers_.empty()) out << helper(k);
       else if (pick(5) == 0) out << arrayFunction(k);
@@ -61,6 +63,7 @@ class Generator {
     std::vector<std::string> counters;
     bool hasArray = false;   // x, of length >= n
     bool hasLocal = false;   // w[8]
+    bool hasTable = false;   // kTable[4], a constant table at namespace scope
     std::string pointer;      // a pointer local into x, or ""
     std::string pointerSize;  // how many elements it reaches ("" for one: *pointer)
     int loops = 0;
@@ -95,6 +98,7 @@ class Generator {
       return s.pointerSize.empty() ? "*" + s.pointer : s.pointer + "[" + index(s, s.pointerSize) + "]";
     if (choice < 8 && s.hasArray) return "static_cast<double>(static_cast<unsigned long long>(n) * 6364136223846793005ULL % 5u)";
     if (choice < 8 && s.hasLocal) return "w[" + index(s, "8") + "]";
+    if (choice < 9 && s.hasTable && chance(50)) return "kTable[(" + index(s, "4") + ") % 4]";  // a bare counter may pass 3
     return number();
   }
 
@@ -222,15 +226,27 @@ class Generator {
     return out;
   }
 
+  // A helper: a plain function, a function in a namespace, or a function template instantiated
+  // for double (checked as --fn hK<double>).
   std::string helper(int k) {
     Scope s;
     s.scalars = {"u", "v"};
     s.bound = "3";
     std::string name = "h" + std::to_string(k);
-    std::string out = "double " + name + "(double u, double v) {\n" + block(s, 1, 1, false, true) + "  return " +
-                      bounded(s, 3) + ";\n}\n// CHECK: " + name + "\n\n";
-    helpers_.push_back(name);
-    return out;
+    std::string body = block(s, 1, 1, false, true) + "  return " + bounded(s, 3) + ";\n}\n";
+    switch (pick(4)) {
+      case 0:
+        helpers_.push_back("lib::" + name);
+        return "namespace lib {\ndouble " + name + "(double u, double v) {\n" + body + "}  // namespace lib\n// CHECK: lib::" +
+               name + "\n\n";
+      case 1:
+        helpers_.push_back(name);
+        return "template <class T>\nT " + name + "(T u, T v) {\n" + body + "template double " + name + "<double>(double, double);\n" +
+               "// CHECK: " + name + "<double>\n\n";
+      default:
+        helpers_.push_back(name);
+        return "double " + name + "(double u, double v) {\n" + body + "// CHECK: " + name + "\n\n";
+    }
   }
 
   // A straight-line device function: device code has no tapes for loops to record on.
@@ -284,6 +300,7 @@ class Generator {
     s.scalars = {"a", "b"};
     s.hasArray = true;
     s.hasLocal = chance(50);
+    s.hasTable = true;
     std::string name = "f" + std::to_string(k);
     std::string out = "double " + name + "(const double* x, int n, double a, double b) {\n";
     if (s.hasLocal) out += "  double w[8] = {a, b, x[0], x[1], a * b, 0.5, x[2], 1.0};\n";
