@@ -1,6 +1,7 @@
 #include <set>
 
 #include "ad/analysis/Activity.h"
+#include "ad/ir/Names.h"
 #include "transforms/Passes.h"
 
 namespace adjoint::transforms {
@@ -46,12 +47,7 @@ std::set<std::string> writes(const Stmt& s) {
 
 class Sharer {
  public:
-  explicit Sharer(const Function& f) {
-    for (const Param& p : f.params) used_.insert(p.name);
-    walk(f.body, [&](const Stmt& s) {
-      if (s.kind == StmtKind::Decl) used_.insert(s.name);
-    });
-  }
+  explicit Sharer(const Function& f) : names_(f) {}
 
   void list(StmtList& body) {
     for (size_t i = 0; i < body.size(); ++i) {
@@ -62,16 +58,13 @@ class Sharer {
   }
 
  private:
-  std::set<std::string> used_;
+  NameSet names_;
 
   std::string fresh(const Expr& call) {
     std::string base = call.text.substr(5);
     const Expr& arg = *call.operands[0];
     base += arg.kind == ExprKind::Var ? "_" + arg.text : "_value";
-    std::string name = base;
-    for (int k = 2; used_.count(name); ++k) name = base + "_" + std::to_string(k);
-    used_.insert(name);
-    return name;
+    return names_.fresh(base);
   }
 
   // Shares the first call of body[i] that later statements repeat; returns whether it did.

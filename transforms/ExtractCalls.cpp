@@ -1,5 +1,4 @@
-#include <set>
-
+#include "ad/ir/Names.h"
 #include "transforms/Passes.h"
 
 namespace adjoint::transforms {
@@ -10,12 +9,7 @@ using namespace ir;
 
 class CallExtractor {
  public:
-  CallExtractor(const Function& f, const Module& m) : module_(m) {
-    walk(f.body, [&](const Stmt& s) {
-      if (s.kind == StmtKind::Decl) used_.insert(s.name);
-    });
-    for (const Param& p : f.params) used_.insert(p.name);
-  }
+  CallExtractor(const Function& f, const Module& m) : module_(m), names_(f) {}
 
   void list(StmtList& body) {
     StmtList out;
@@ -35,7 +29,7 @@ class CallExtractor {
 
  private:
   const Module& module_;
-  std::set<std::string> used_;
+  NameSet names_;
 
   // Calls that extraction moves into statements of their own.
   bool isExtracted(const Expr& e) const { return e.kind == ExprKind::Call && module_.find(e.text) && e.type.isFloating(); }
@@ -43,13 +37,6 @@ class CallExtractor {
     bool found = false;
     walk(e, [&](const Expr& x) { found |= isExtracted(x); });
     return found;
-  }
-
-  std::string fresh(const std::string& base) {
-    std::string n = base;
-    for (int k = 2; used_.count(n); ++k) n = base + "_" + std::to_string(k);
-    used_.insert(n);
-    return n;
   }
 
   // Replaces calls inside `e` by temporaries declared in `out`; `e` itself stays a call when
@@ -63,7 +50,7 @@ class CallExtractor {
     auto copy = std::make_shared<Expr>(*e);
     for (ExprPtr& op : copy->operands) op = extract(op, false, loc, out);
     if (!isExtracted(*copy) || keepOuterCall) return copy;
-    std::string name = fresh(copy->text + "_result");
+    std::string name = names_.fresh(copy->text + "_result");
     out.push_back(at(decl(name, copy->type, copy), loc));
     return var(name, copy->type);
   }
@@ -81,7 +68,7 @@ class CallExtractor {
   // `T v = 0; if (c) { ...calls of a; v = a; } else { ...calls of b; v = b; }`.
   ExprPtr guardedSelect(const Expr& e, SourceLoc loc, StmtList& out) {
     ExprPtr cond = extract(e.operands[0], false, loc, out);
-    ExprPtr value = var(fresh("selected"), e.type);
+    ExprPtr value = var(names_.fresh("selected"), e.type);
     out.push_back(at(decl(value->text, e.type, number(0, e.type)), loc));
     out.push_back(at(ifStmt(cond, computeInto(value, e.operands[1], loc), computeInto(value, e.operands[2], loc)), loc));
     return value;
@@ -92,7 +79,7 @@ class CallExtractor {
   ExprPtr guardedLogical(const Expr& e, SourceLoc loc, StmtList& out) {
     bool isAnd = e.text == "&&";
     ExprPtr lhs = extract(e.operands[0], false, loc, out);
-    ExprPtr value = var(fresh(isAnd ? "both" : "either"), Type::of(Scalar::Bool));
+    ExprPtr value = var(names_.fresh(isAnd ? "both" : "either"), Type::of(Scalar::Bool));
     out.push_back(at(decl(value->text, value->type, boolean(!isAnd)), loc));
     out.push_back(at(ifStmt(isAnd ? lhs : unary("!", lhs), computeInto(value, e.operands[1], loc)), loc));
     return value;

@@ -2,6 +2,7 @@
 #include <map>
 #include <set>
 
+#include "ad/ir/Names.h"
 #include "transforms/Passes.h"
 
 namespace adjoint::transforms {
@@ -49,43 +50,6 @@ void dropOutputStores(Function& d, const Function& primal) {
   if (!outputs.empty()) dropStores(d.body, outputs);
 }
 
-}  // namespace adjoint::transforms
-
-namespace adjoint::transforms {
-
-namespace {
-
-using namespace ir;
-
-ExprPtr renamed(const ExprPtr& e, const std::map<std::string, ExprPtr>& names) {
-  if (!e) return e;
-  if (e->kind == ExprKind::Var) {
-    auto it = names.find(e->text);
-    return it == names.end() ? e : it->second;
-  }
-  if (e->operands.empty()) return e;
-  auto copy = std::make_shared<Expr>(*e);
-  for (ExprPtr& op : copy->operands) op = renamed(op, names);
-  return copy;
-}
-
-void rename(StmtList& body, const std::map<std::string, ExprPtr>& names) {
-  for (StmtPtr& s : body) {
-    s->lhs = renamed(s->lhs, names);
-    s->expr = renamed(s->expr, names);
-    for (ExprPtr& a : s->args) a = renamed(a, names);
-    for (StmtPtr* part : {&s->init, &s->step})
-      if (*part) {
-        StmtList one{*part};
-        rename(one, names);
-      }
-    rename(s->body, names);
-    rename(s->elseBody, names);
-  }
-}
-
-}  // namespace
-
 bool runBlocksInTurn(Function& d) {
   bool eligible = true, usesBlock = false;
   walk(d.body, [&](const Stmt& s) { eligible &= !(s.kind == StmtKind::Decl && s.type.shared); });
@@ -106,7 +70,7 @@ bool runBlocksInTurn(Function& d) {
   });
   auto last = d.body.end() - (d.blockSumSlots + 1);
   StmtList perBlock(first, last);
-  rename(perBlock, {{"blockIdx.x", block}, {"gridDim.x", blocks}});
+  substitute(perBlock, std::map<std::string, ExprPtr>{{"blockIdx.x", block}, {"gridDim.x", blocks}});
   StmtPtr loop = forStmt(decl(block->text, u, var("blockIdx.x", u)), binary("<", block, blocks),
                          assign(block, "+=", var("gridDim.x", u)), perBlock);
   loop->comment = "the blocks of the forward's launch (virtual_blocks of them), each block running several in turn:\n"

@@ -5,6 +5,7 @@
 #include "ad/analysis/ThreadIndex.h"
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Printer.h"
+#include "ad/ir/Names.h"
 #include "transforms/Passes.h"
 
 namespace adjoint::transforms {
@@ -27,7 +28,7 @@ struct ThreadSum {
 class Parallelizer {
  public:
   Parallelizer(Function& d, bool tangents, bool deterministic)
-      : d_(d), threads_(d), tangents_(tangents), deterministic_(deterministic), suffix_(tangents ? "_dot" : "_bar") {
+      : d_(d), threads_(d), names_(d), tangents_(tangents), deterministic_(deterministic), suffix_(tangents ? "_dot" : "_bar") {
     std::set<std::string> assigned = analysis::assignedVariables(d.body);
     for (const Param& p : d.params)
       if (!p.type.pointer && !assigned.count(p.name)) invariant_.insert(p.name);
@@ -62,6 +63,7 @@ class Parallelizer {
  private:
   Function& d_;
   analysis::ThreadIndexing threads_;
+  NameSet names_;
   bool tangents_;  // forward mode: only the atomicAdds the forward wrote are reconsidered
   bool deterministic_;
   std::string suffix_;
@@ -173,9 +175,7 @@ class Parallelizer {
   std::string threadSum(const ExprPtr& target) {
     for (const ThreadSum& s : sums_)
       if (sameExpr(*s.target, *target)) return s.name;
-    std::string name = target->operands[0]->text + "_sum";
-    for (int k = 2; std::any_of(sums_.begin(), sums_.end(), [&](const ThreadSum& s) { return s.name == name; }); ++k)
-      name = target->operands[0]->text + "_sum_" + std::to_string(k);
+    std::string name = names_.fresh(target->operands[0]->text + "_sum");
     sums_.push_back({name, target});
     return name;
   }

@@ -1,6 +1,7 @@
 #include <set>
 
 #include "ad/analysis/Loops.h"
+#include "ad/ir/Names.h"
 #include "transforms/Passes.h"
 
 namespace adjoint::transforms {
@@ -128,19 +129,10 @@ class LoopReturnLowering {
 
   void run() {
     if (!hasLoopReturn(f_.body, false)) return;
-    std::set<std::string> used;
-    for (const Param& p : f_.params) used.insert(p.name);
-    walk(f_.body, [&](const Stmt& s) {
-      if (s.kind == StmtKind::Decl) used.insert(s.name);
-    });
-    auto fresh = [&](std::string n) {
-      for (std::string base = n; used.count(n);) n = base + "_" + std::to_string(used.size());
-      used.insert(n);
-      return n;
-    };
-    flag_ = var(fresh("returned"), Type::of(Scalar::Bool));
+    NameSet names(f_);
+    flag_ = var(names.fresh("returned"), Type::of(Scalar::Bool));
     bool hasValue = f_.returnType.scalar != Scalar::Void;
-    if (hasValue) result_ = var(fresh("result"), f_.returnType);
+    if (hasValue) result_ = var(names.fresh("result"), f_.returnType);
     StmtList body = rewrite(f_.body, false);
     StmtList setup{decl(flag_->text, flag_->type, boolean(false))};
     if (hasValue) setup.push_back(decl(result_->text, result_->type, number(0, result_->type)));

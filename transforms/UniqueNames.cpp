@@ -1,6 +1,6 @@
 #include <map>
-#include <set>
 
+#include "ad/ir/Names.h"
 #include "transforms/Passes.h"
 
 namespace adjoint::transforms {
@@ -10,21 +10,16 @@ namespace {
 using namespace ir;
 
 ExprPtr rename(const ExprPtr& e, const std::map<std::string, std::string>& names) {
-  if (!e) return e;
-  if (e->kind == ExprKind::Var) {
-    auto it = names.find(e->text);
-    return it == names.end() ? e : var(it->second, e->type);
-  }
-  if (e->operands.empty()) return e;
-  auto copy = std::make_shared<Expr>(*e);
-  for (ExprPtr& op : copy->operands) op = rename(op, names);
-  return copy;
+  return substitute(e, [&](const Expr& v) -> ExprPtr {
+    auto it = names.find(v.text);
+    return it == names.end() ? nullptr : var(it->second, v.type);
+  });
 }
 
 class Renamer {
  public:
   explicit Renamer(const Function& f) {
-    for (const Param& p : f.params) used_.insert(p.name);
+    for (const Param& p : f.params) names_.insert(p.name);
   }
 
   // `scope` maps the names visible here to their new names.
@@ -33,14 +28,7 @@ class Renamer {
   }
 
  private:
-  std::set<std::string> used_;
-
-  std::string fresh(const std::string& name) {
-    std::string n = name;
-    for (int k = 2; used_.count(n); ++k) n = name + "_" + std::to_string(k);
-    used_.insert(n);
-    return n;
-  }
+  NameSet names_;
 
   void stmt(StmtPtr& s, std::map<std::string, std::string>& scope) {
     // A for loop's header variable is visible in the header and the body only.
@@ -50,7 +38,7 @@ class Renamer {
     s->expr = rename(s->expr, inner);
     for (ExprPtr& a : s->args) a = rename(a, inner);
     if (s->kind == StmtKind::Decl) {
-      scope[s->name] = fresh(s->name);
+      scope[s->name] = names_.fresh(s->name);
       s->name = scope[s->name];
       return;
     }

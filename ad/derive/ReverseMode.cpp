@@ -8,6 +8,7 @@
 #include "ad/derive/Adjoints.h"
 #include "ad/derive/TapePlan.h"
 #include "ad/ir/Diagnostic.h"
+#include "ad/ir/Names.h"
 
 namespace adjoint::derive {
 
@@ -25,7 +26,7 @@ StmtPtr push(const std::string& tape, ExprPtr value) {
 class ReverseBuilder {
  public:
   ReverseBuilder(const Module& m, const Function& f, const Request& r, Requests& q)
-      : m_(m), f_(f), r_(r),
+      : m_(m), f_(f), r_(r), names_(f),
         adjoints_(m, f, r.wrt, q, r.entry ? number(1, f.returnType) : var("result_bar", f.returnType)) {}
 
   Function build() {
@@ -47,6 +48,7 @@ class ReverseBuilder {
   const Module& m_;
   const Function& f_;
   const Request& r_;
+  NameSet names_;  // taken names: the function's, and those given out for loops and saved values
   Adjoints adjoints_;
   TapePlan plan_;
   std::map<std::string, Type> tapes_;          // tape name -> element type
@@ -101,11 +103,7 @@ class ReverseBuilder {
   std::string loopName(const Stmt& s) {
     auto it = loopNames_.find(&s);
     if (it != loopNames_.end()) return it->second;
-    std::string base = "iterations_L" + std::to_string(s.loc.line);
-    std::string name = base;
-    for (int k = 2; std::any_of(loopNames_.begin(), loopNames_.end(), [&](auto& p) { return p.second == name; }); ++k)
-      name = base + "_" + std::to_string(k);
-    return loopNames_[&s] = name;
+    return loopNames_[&s] = names_.fresh("iterations_L" + std::to_string(s.loc.line));
   }
 
   // ---- reverse sweep -------------------------------------------------------------------------
@@ -156,9 +154,7 @@ class ReverseBuilder {
   std::string savedName(const Stmt& s) {
     auto it = saved_.find(&s);
     if (it != saved_.end()) return it->second.first;
-    std::string name = rootName(*s.lhs) + "_before_L" + std::to_string(s.loc.line);
-    for (int k = 2; std::any_of(saved_.begin(), saved_.end(), [&](auto& p) { return p.second.first == name; }); ++k)
-      name = rootName(*s.lhs) + "_before_L" + std::to_string(s.loc.line) + "_" + std::to_string(k);
+    std::string name = names_.fresh(rootName(*s.lhs) + "_before_L" + std::to_string(s.loc.line));
     saved_[&s] = {name, s.lhs->type.element()};
     return name;
   }

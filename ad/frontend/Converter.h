@@ -19,6 +19,7 @@
 
 #include "ad/frontend/Diagnostics.h"
 #include "ad/ir/Function.h"
+#include "ad/ir/Names.h"
 
 namespace adjoint::frontend::detail {
 
@@ -99,7 +100,7 @@ class Converter {
   std::map<const VarDecl*, ir::ExprPtr> tables_;
   ir::StmtList tableDecls_;
   ir::ExprPtr constantTable(const VarDecl* vd);
-  std::set<std::string> namesInFunction_;
+  ir::NameSet namesInFunction_;
   void beginFunction(const FunctionDecl* fd, ir::StmtList& body);
   std::string freshName(const std::string& base);
   std::optional<PointerValue> pointerValue(const Expr* e);

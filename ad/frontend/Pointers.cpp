@@ -32,12 +32,7 @@ const char* const kPointerHint =
 
 }  // namespace
 
-std::string Converter::freshName(const std::string& base) {
-  std::string name = base;
-  for (int k = 2; namesInFunction_.count(name); ++k) name = base + "_" + std::to_string(k);
-  namesInFunction_.insert(name);
-  return name;
-}
+std::string Converter::freshName(const std::string& base) { return namesInFunction_.fresh(base); }
 
 // Collects the names the function declares (offset locals get names of their own), and gives
 // each pointer parameter that the body advances its offset local, declared in `prologue`.
@@ -45,7 +40,7 @@ void Converter::beginFunction(const FunctionDecl* fd, ir::StmtList& prologue) {
   pointers_.clear();
   tables_.clear();
   tableDecls_.clear();
-  namesInFunction_.clear();
+  namesInFunction_ = ir::NameSet();
   for (const ParmVarDecl* p : fd->parameters()) namesInFunction_.insert(p->getNameAsString());
   std::vector<const ParmVarDecl*> advanced;
   visitAll(fd->getBody(), [&](const Stmt* s) {
