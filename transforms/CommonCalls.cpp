@@ -14,8 +14,6 @@ bool isSimple(const Stmt& s) {
   return s.kind == StmtKind::Assign || s.kind == StmtKind::Decl || s.kind == StmtKind::Eval;
 }
 
-bool isMathCall(const Expr& e) { return e.kind == ExprKind::Call && e.text.rfind("std::", 0) == 0; }
-
 int count(const ExprPtr& e, const Expr& target) {
   int n = 0;
   walk(e, [&](const Expr& x) { n += sameExpr(x, target); });
@@ -47,7 +45,7 @@ std::set<std::string> writes(const Stmt& s) {
 
 class Sharer {
  public:
-  explicit Sharer(const Function& f) : names_(f) {}
+  Sharer(const Function& f, const Module& m) : module_(m), names_(f) {}
 
   void list(StmtList& body) {
     for (size_t i = 0; i < body.size(); ++i) {
@@ -58,10 +56,13 @@ class Sharer {
   }
 
  private:
+  const Module& module_;
   NameSet names_;
 
   std::string fresh(const Expr& call) {
-    std::string base = call.text.substr(5);
+    // std::exp -> exp_..., __expf -> expf_...
+    std::string base = call.text.rfind("std::", 0) == 0 ? call.text.substr(5) : call.text;
+    base.erase(0, base.find_first_not_of('_'));
     const Expr& arg = *call.operands[0];
     base += arg.kind == ExprKind::Var ? "_" + arg.text : "_value";
     return names_.fresh(base);
@@ -71,7 +72,7 @@ class Sharer {
   bool shareOne(StmtList& body, size_t i) {
     std::vector<const Expr*> calls;
     for (const ExprPtr& e : {body[i]->expr}) walk(e, [&](const Expr& x) {
-        if (isMathCall(x)) calls.push_back(&x);
+        if (module_.isPureCall(x)) calls.push_back(&x);
       });
     for (const Expr* c : calls) {
       ExprPtr target = std::make_shared<Expr>(*c);
@@ -110,6 +111,6 @@ class Sharer {
 
 }  // namespace
 
-void shareCommonCalls(Function& f) { Sharer(f).list(f.body); }
+void shareCommonCalls(Function& f, const Module& m) { Sharer(f, m).list(f.body); }
 
 }  // namespace adjoint::transforms

@@ -44,11 +44,11 @@ class DeadCode {
 
   // Whether evaluating e has no effect beyond its value. Functions of the program and generated
   // derivatives can write only through pointers they are given (globals are rejected): a call is
-  // pure when no argument reaches a writable pointer parameter. The math functions are pure.
+  // pure when no argument reaches a writable pointer parameter. Functions with rules are pure.
   bool pure(const ExprPtr& e) const {
     bool ok = true;
     walk(e, [&](const Expr& x) {
-      if (x.kind != ExprKind::Call || x.text.rfind("std::", 0) == 0) return;
+      if (x.kind != ExprKind::Call || (m_ && m_->isPureCall(x))) return;
       const Function* callee = m_ ? m_->find(x.text) : nullptr;
       for (size_t i = 0; i < x.operands.size(); ++i) {
         const ExprPtr& arg = x.operands[i];

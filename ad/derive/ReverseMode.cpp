@@ -31,13 +31,13 @@ class ReverseBuilder {
 
   Function build() {
     auto reads = [&](const Stmt& s) { return reverseReads(s); };
-    plan_ = planTape(f_.body, reads);
+    plan_ = planTape(f_.body, m_, reads);
     // The caller's buffers are left as they came: a store into one that nothing but its own
     // updates reads is left out of the forward sweep; any other is undone by the reverse sweep.
     std::set<std::string> readBuffers, readInForward = analysis::readVariablesBesidesUpdates(f_.body);
     for (const std::string& b : writtenBuffers())
       (readInForward.count(b) || plan_.reverseReads.count(b) ? readBuffers : skippedBuffers_).insert(b);
-    if (!readBuffers.empty()) plan_ = planTape(f_.body, reads, readBuffers);
+    if (!readBuffers.empty()) plan_ = planTape(f_.body, m_, reads, readBuffers);
     StmtList reverse = reverseList(f_.body);
     // A copy: the forward sweep's statements come from the module, and later stages edit them.
     StmtList forward = clone(forwardList(f_.body, false));

@@ -123,23 +123,24 @@ class ExposedReads {
 
 namespace {
 
-// Whether `e` calls only functions with rules (math), whose results depend on arguments alone.
-bool callsOnlyMath(const ExprPtr& e) {
+// Whether `e` calls only pure functions (see Module::isPureCall), whose results depend on their
+// arguments alone.
+bool callsOnlyPure(const ExprPtr& e, const Module& m) {
   bool ok = true;
-  walk(e, [&](const Expr& x) { ok &= x.kind != ExprKind::Call || x.text.rfind("std::", 0) == 0; });
+  walk(e, [&](const Expr& x) { ok &= x.kind != ExprKind::Call || m.isPureCall(x); });
   return ok;
 }
 
-void findRecomputable(const StmtList& body, const Names& assignedAnywhere, std::set<const Stmt*>& out) {
+void findRecomputable(const StmtList& body, const Names& assignedAnywhere, const Module& m, std::set<const Stmt*>& out) {
   for (const StmtPtr& s : body) {
-    for (const StmtList* inner : {&s->body, &s->elseBody}) findRecomputable(*inner, assignedAnywhere, out);
+    for (const StmtList* inner : {&s->body, &s->elseBody}) findRecomputable(*inner, assignedAnywhere, m, out);
     if (!isLoop(s->kind)) continue;
     // Variables the loop changes, apart from its own recomputable declarations.
     Names changed = analysis::assignedVariables(s->body);
     Names recomputedHere;
     for (const StmtPtr& d : s->body) {
       if (d->kind != StmtKind::Decl || !d->expr || d->type.arraySize > 0 || assignedAnywhere.count(d->name) ||
-          !callsOnlyMath(d->expr))
+          !callsOnlyPure(d->expr, m))
         continue;
       bool invariantInputs = true;
       for (const std::string& v : analysis::readVariables(d->expr))
@@ -153,20 +154,20 @@ void findRecomputable(const StmtList& body, const Names& assignedAnywhere, std::
 
 }  // namespace
 
-std::set<const Stmt*> recomputableDeclarations(const StmtList& body) {
+std::set<const Stmt*> recomputableDeclarations(const StmtList& body, const Module& m) {
   Names assigned;
   walk(body, [&](const Stmt& s) {
     if (s.kind == StmtKind::Assign) assigned.insert(rootName(*s.lhs));
   });
   std::set<const Stmt*> out;
-  findRecomputable(body, assigned, out);
+  findRecomputable(body, assigned, m, out);
   return out;
 }
 
-TapePlan planTape(const StmtList& body, const std::function<std::set<std::string>(const Stmt&)>& reverseReads,
+TapePlan planTape(const StmtList& body, const Module& m, const std::function<std::set<std::string>(const Stmt&)>& reverseReads,
                   const std::set<std::string>& alwaysRestored) {
   TapePlan plan;
-  plan.recomputed = recomputableDeclarations(body);
+  plan.recomputed = recomputableDeclarations(body, m);
   walk(body, [&](const Stmt& s) {
     if (s.kind != StmtKind::If) return;
     std::set<std::string> written = analysis::assignedVariables(s.body);

@@ -126,7 +126,7 @@ const std::vector<Pass>& passes() {
        eachDerivative([](ir::Function& d, PipelineState&) { transforms::simplify(d); })},
       {"dead-code", "remove computations nothing reads", Shows::Derivatives, removeDeadCode},
       {"common-calls", "compute a math call that neighbouring statements repeat once, into a named constant",
-       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState&) { transforms::shareCommonCalls(d); })},
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) { transforms::shareCommonCalls(d, s.prepared); })},
       {"unused-params", "cast the parameters a derivative does not read to void", Shows::Derivatives,
        eachDerivative([](ir::Function& d, PipelineState&) { derive::markUnusedParams(d); })},
       {"sink-seed-zeroing", "reverse mode of device code: move the stores that zero a seed to the end of their block",

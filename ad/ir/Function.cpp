@@ -36,6 +36,13 @@ const Rule* Module::rule(const std::string& callee) const {
   return it == rules.end() ? nullptr : &it->second;
 }
 
+bool Module::isPureCall(const Expr& call) const {
+  if (call.kind != ExprKind::Call || !rule(call.text)) return false;
+  for (const ExprPtr& arg : call.operands)
+    if (arg->type.pointer || arg->type.arraySize > 0 || (arg->kind == ExprKind::Unary && arg->text == "&")) return false;
+  return true;
+}
+
 std::string Module::sourceLine(unsigned line) const {
   if (line == 0 || line > sourceLines.size()) return {};
   const std::string& s = sourceLines[line - 1];

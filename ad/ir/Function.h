@@ -61,6 +61,10 @@ struct Module {
 
   const Function* find(const std::string& name) const;
   const Rule* rule(const std::string& callee) const;
+  // Whether `call` calls a function with a derivative rule (the math library, CUDA's intrinsics, a
+  // user's rule) on values alone: such a function computes from its arguments only (what a rule
+  // states), so a call may be evaluated again, shared, or dropped when nothing reads its value.
+  bool isPureCall(const Expr& call) const;
   // The forward line `line` (1-based), trimmed; empty when unknown.
   std::string sourceLine(unsigned line) const;
 };
