@@ -100,6 +100,8 @@ class Sharer {
       d->type.spelled = "const " + target->type.scalarSpelling();
       d->type.scalar = Scalar::Opaque;
       d->comment = body[i]->comment;
+      d->section = body[i]->section;
+      body[i]->section = Section::None;
       d->loc = body[i]->loc;
       body[i]->comment.clear();
       body.insert(body.begin() + static_cast<long>(i), d);

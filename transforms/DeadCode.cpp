@@ -93,7 +93,11 @@ class DeadCode {
   bool prune(StmtList& body) {
     bool changed = false;
     StmtList out;
-    std::string orphanComment;  // of a removed statement: it moves to the next one kept
+    // Of removed statements: their comment moves to the next statement kept, when that has none;
+    // their section heading too, unless the next statement kept begins a section itself (then the
+    // removed section was empty).
+    std::string orphanComment;
+    Section orphanSection = Section::None;
     for (size_t k = 0; k < body.size(); ++k) {
       const StmtPtr& s = body[k];
       changed |= prune(s->body);
@@ -101,19 +105,17 @@ class DeadCode {
       if (dead(*s, body, k)) {
         changed = true;
         if (!s->comment.empty()) orphanComment = s->comment;
+        if (s->section != Section::None) orphanSection = s->section;
         continue;
       }
       if (s->kind == StmtKind::If && s->body.empty() && !s->elseBody.empty()) {
         s->expr = unary("!", s->expr);
         std::swap(s->body, s->elseBody);
       }
-      if (!orphanComment.empty()) {
-        bool section = orphanComment == "forward sweep" || orphanComment == "reverse sweep";
-        bool emptySection = orphanComment == "forward sweep" && s->comment.rfind("reverse sweep", 0) == 0;
-        if (!emptySection && (section || s->comment.empty()))
-          s->comment = s->comment.empty() ? orphanComment : orphanComment + "\n" + s->comment;
-        orphanComment.clear();
-      }
+      if (!orphanComment.empty() && s->comment.empty()) s->comment = orphanComment;
+      if (s->section == Section::None) s->section = orphanSection;
+      orphanComment.clear();
+      orphanSection = Section::None;
       out.push_back(s);
     }
     body = std::move(out);

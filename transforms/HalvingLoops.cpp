@@ -45,6 +45,7 @@ void rewrite(StmtList& body) {
                            assign(step, "+=", number(1, k)), loopBody);
     loop->loc = s->loc;
     loop->comment = s->comment;
+    loop->section = s->section;
     s = loop;
   }
 }

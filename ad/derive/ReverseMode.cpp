@@ -315,17 +315,16 @@ class ReverseBuilder {
     for (const StmtPtr& h : hoisted_) setup.push_back(decl(h->name, h->type, h->type.arraySize > 0 ? nullptr : number(0, h->type)));
     for (const auto& [stmt, saved] : saved_) setup.push_back(decl(saved.first, saved.second, number(0, saved.second)));
     for (const Stmt* loop : replayedLoops_) setup.push_back(decl(loopNames_[loop], kInt, number(0, kInt)));
-    if (!setup.empty()) setup.front()->comment = "recorded by the forward sweep for the reverse sweep";
-    if (!forward.empty()) forward.front()->comment = join("forward sweep", forward.front()->comment);
+    if (!setup.empty()) setup.front()->section = Section::Recorded;
+    if (!forward.empty()) forward.front()->section = Section::Forward;
     StmtList adjointDecls = adjoints_.declarations();
     StmtList tail = adjoints_.finish();
     StmtList& first = !adjointDecls.empty() ? adjointDecls : reverse;
-    if (!first.empty()) first.front()->comment = join("reverse sweep", first.front()->comment);
+    if (!first.empty()) first.front()->section = Section::Reverse;
     for (StmtList* part : {&setup, &forward, &adjointDecls, &reverse, &tail}) g.body.insert(g.body.end(), part->begin(), part->end());
     return g;
   }
 
-  static std::string join(const std::string& a, const std::string& b) { return b.empty() ? a : a + "\n" + b; }
 };
 
 }  // namespace

@@ -121,6 +121,7 @@ class StmtPrinter {
       out_ << "#line " << s.loc.line << " \"" << options_.lineFile << "\"\n";
       lastLine_ = s.loc.line;
     }
+    if (s.section != Section::None) line(indent, std::string("// ") + heading(s.section));
     if (!s.comment.empty()) {
       std::istringstream lines(s.comment);
       for (std::string l; std::getline(lines, l);) line(indent, "// " + l);

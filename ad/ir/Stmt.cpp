@@ -10,6 +10,16 @@ StmtPtr make(StmtKind kind) {
 }
 }  // namespace
 
+const char* heading(Section s) {
+  switch (s) {
+    case Section::Recorded: return "recorded by the forward sweep for the reverse sweep";
+    case Section::Forward: return "forward sweep";
+    case Section::Reverse: return "reverse sweep";
+    case Section::None: break;
+  }
+  return "";
+}
+
 StmtPtr block(StmtList body) {
   auto s = make(StmtKind::Block);
   s->body = std::move(body);

@@ -29,6 +29,10 @@ enum class StmtKind {
   Return,    // return expr (expr null for void)
 };
 
+// Where a part of a derivative begins: printed as a heading above the statement's comment.
+enum class Section { None, Recorded, Forward, Reverse };
+const char* heading(Section s);
+
 struct Stmt;
 using StmtPtr = std::shared_ptr<Stmt>;
 using StmtList = std::vector<StmtPtr>;
@@ -37,6 +41,7 @@ struct Stmt {
   StmtKind kind;
   SourceLoc loc;
   std::string comment;  // printed on the line above the statement
+  Section section = Section::None;
 
   std::string name;  // Decl
   Type type;         // Decl
