@@ -95,3 +95,47 @@ TEST_CASE("branch probes report each condition and call each other's probes") {
         "if (probe(0, x > 0.0)) {\n  return h_branch_probe(x);\n}\nreturn probe(2, probe(1, x < 1.0) && true) ? x : -x;\n");
   CHECK(probes.branches == std::vector<std::string>{"line 3: x > 0.0", "line 4: x < 1.0", "line 4: x < 1.0 && true"});
 }
+
+TEST_CASE("dead-code removal drops unread locals and empty branches, and keeps stores into the caller's arrays") {
+  Function f;
+  f.name = "f";
+  ExprPtr x = var("x", kDouble), t = var("t", kDouble), y = var("y", kDouble.pointerTo(false));
+  f.params = {{"x", kDouble}, {"y", kDouble.pointerTo(false)}};
+  f.body = {decl("t", kDouble, mul(x, x)),                                          // read by nothing after
+            decl("u", kDouble, call("std::sin", {x}, kDouble)),                     // only feeds t2
+            decl("t2", kDouble, var("u", kDouble)),                                 // unread
+            ifStmt(binary(">", x, number(0, kDouble)), {assign(t, "=", x)}),         // assigns only the dead t
+            assign(index(y, number(0, kInt)), "=", x)};                             // the caller's array
+  Module m;
+  m.rules["std::sin"] = Rule{};
+  transforms::removeDeadCode(f, &m);
+  CHECK(print(f.body) == "y[0] = x;\n");
+}
+
+TEST_CASE("dead-code removal keeps calls that may write through a pointer, and drops pure ones") {
+  Function f;
+  ExprPtr x = var("x", kDouble), a = var("a", kDouble.pointerTo(false));
+  f.params = {{"x", kDouble}, {"a", kDouble.pointerTo(false)}};
+  Function g;
+  g.name = "g";
+  g.returnType = kDouble;
+  g.params = {{"p", kDouble.pointerTo(false)}};
+  Module m;
+  m.functions = {g};
+  m.rules["std::exp"] = Rule{};
+  f.body = {decl("r", kDouble, call("g", {a}, kDouble)), decl("e", kDouble, call("std::exp", {x}, kDouble))};
+  transforms::removeDeadCode(f, &m);
+  CHECK(print(f.body) == "double r = g(a);\n");
+}
+
+TEST_CASE("a pure call repeated by neighbouring statements is computed once") {
+  Function f;
+  ExprPtr x = var("x", kDouble), a = var("a", kDouble), b = var("b", kDouble), e = call("std::exp", {x}, kDouble);
+  f.params = {{"x", kDouble}};
+  f.body = {assign(a, "+=", mul(e, x)), assign(b, "+=", e), assign(x, "=", number(1, kDouble)), assign(a, "+=", e)};
+  Module m;
+  m.rules["std::exp"] = Rule{};
+  transforms::shareCommonCalls(f, m);
+  // The third statement changes x: the call after it is another value.
+  CHECK(print(f.body) == "const double exp_x = std::exp(x);\na += exp_x * x;\nb += exp_x;\nx = 1.0;\na += std::exp(x);\n");
+}
