@@ -1,8 +1,9 @@
+#include "transforms/CommonCalls.h"
+
 #include <set>
 
 #include "ad/analysis/Activity.h"
 #include "ad/ir/Names.h"
-#include "transforms/Passes.h"
 
 namespace adjoint::transforms {
 

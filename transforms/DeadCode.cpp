@@ -1,6 +1,7 @@
+#include "transforms/DeadCode.h"
+
 #include <set>
 
-#include "transforms/Passes.h"
 
 namespace adjoint::transforms {
 

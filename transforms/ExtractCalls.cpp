@@ -1,5 +1,6 @@
+#include "transforms/ExtractCalls.h"
+
 #include "ad/ir/Names.h"
-#include "transforms/Passes.h"
 
 namespace adjoint::transforms {
 

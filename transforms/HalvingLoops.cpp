@@ -1,5 +1,6 @@
+#include "transforms/HalvingLoops.h"
+
 #include "ad/analysis/Activity.h"
-#include "transforms/Passes.h"
 
 namespace adjoint::transforms {
 

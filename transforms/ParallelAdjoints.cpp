@@ -1,3 +1,5 @@
+#include "transforms/ParallelAdjoints.h"
+
 #include <algorithm>
 #include <map>
 
@@ -6,7 +8,6 @@
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Printer.h"
 #include "ad/ir/Names.h"
-#include "transforms/Passes.h"
 
 namespace adjoint::transforms {
 

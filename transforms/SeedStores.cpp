@@ -1,6 +1,7 @@
+#include "transforms/SeedStores.h"
+
 #include "ad/analysis/Activity.h"
 #include "ad/ir/Printer.h"
-#include "transforms/Passes.h"
 
 namespace adjoint::transforms {
 

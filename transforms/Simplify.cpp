@@ -1,4 +1,4 @@
-#include "transforms/Passes.h"
+#include "transforms/Simplify.h"
 
 namespace adjoint::transforms {
 

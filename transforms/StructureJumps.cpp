@@ -1,8 +1,9 @@
+#include "transforms/StructureJumps.h"
+
 #include <set>
 
 #include "ad/analysis/Loops.h"
 #include "ad/ir/Names.h"
-#include "transforms/Passes.h"
 
 namespace adjoint::transforms {
 
@@ -175,32 +176,11 @@ class LoopReturnLowering {
   }
 };
 
-void flattenInto(const StmtList& body, StmtList& out) {
-  for (const StmtPtr& s : body) {
-    if (s->kind == StmtKind::Block) {
-      flattenInto(s->body, out);
-      continue;
-    }
-    StmtList inner, innerElse;
-    flattenInto(s->body, inner);
-    flattenInto(s->elseBody, innerElse);
-    s->body = inner;
-    s->elseBody = innerElse;
-    out.push_back(s);
-  }
-}
-
 }  // namespace
 
 void structureJumps(Function& f) {
   LoopReturnLowering(f).run();
   f.body = JumpStructurer().list(f.body, {}, false);
-}
-
-void flattenBlocks(Function& f) {
-  StmtList out;
-  flattenInto(f.body, out);
-  f.body = out;
 }
 
 }  // namespace adjoint::transforms

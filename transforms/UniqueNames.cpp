@@ -1,7 +1,8 @@
+#include "transforms/UniqueNames.h"
+
 #include <map>
 
 #include "ad/ir/Names.h"
-#include "transforms/Passes.h"
 
 namespace adjoint::transforms {
 

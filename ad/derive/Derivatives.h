@@ -1,4 +1,4 @@
-// Differentiation of a prepared module (see transforms/Passes.h) in reverse or forward mode.
+// Differentiation of a prepared module (see the prepare passes of ad/driver/Pipeline.cpp) in reverse or forward mode.
 // A derivative function is requested by the function it differentiates and the parameters it
 // differentiates with respect to; requests for callees follow from the calls met on the way.
 #pragma once

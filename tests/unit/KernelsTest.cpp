@@ -5,7 +5,17 @@
 #include "ad/analysis/ThreadIndex.h"
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Printer.h"
-#include "transforms/Passes.h"
+#include "transforms/BlocksInTurn.h"
+#include "transforms/CommonCalls.h"
+#include "transforms/DeadCode.h"
+#include "transforms/ExtractCalls.h"
+#include "transforms/FlattenBlocks.h"
+#include "transforms/HalvingLoops.h"
+#include "transforms/ParallelAdjoints.h"
+#include "transforms/SeedStores.h"
+#include "transforms/Simplify.h"
+#include "transforms/StructureJumps.h"
+#include "transforms/UniqueNames.h"
 
 using namespace adjoint;
 using namespace adjoint::ir;

@@ -3,7 +3,17 @@
 
 #include "ad/derive/Derivatives.h"
 #include "ad/ir/Printer.h"
-#include "transforms/Passes.h"
+#include "transforms/BlocksInTurn.h"
+#include "transforms/CommonCalls.h"
+#include "transforms/DeadCode.h"
+#include "transforms/ExtractCalls.h"
+#include "transforms/FlattenBlocks.h"
+#include "transforms/HalvingLoops.h"
+#include "transforms/ParallelAdjoints.h"
+#include "transforms/SeedStores.h"
+#include "transforms/Simplify.h"
+#include "transforms/StructureJumps.h"
+#include "transforms/UniqueNames.h"
 
 using namespace adjoint;
 using namespace adjoint::ir;

@@ -1,0 +1,12 @@
+// One pass of the pipeline (the table in ad/driver/Pipeline.cpp).
+#pragma once
+
+#include "ad/ir/Function.h"
+
+namespace adjoint::transforms {
+
+// Cleans up generated code: consecutive accumulations into the same place
+// (`x_bar += a; x_bar += b;`) become one (`x_bar += a + b;`), and `x += -e` becomes `x -= e`.
+void simplify(ir::Function& f);
+
+}  // namespace adjoint::transforms
