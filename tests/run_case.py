@@ -8,8 +8,6 @@
                   leave changed).
   golden DIR      Regenerate the outputs of the sample in DIR (its `// SAMPLE:` lines) and
                   compare them with the checked-in files.
-  bad CASE        Run the tool as `// ARGS:` says; expect a nonzero exit without a crash, every
-                  `// EXPECT:` text on stderr, and no output file.
 """
 import argparse
 import os
@@ -159,35 +157,9 @@ def golden(args):
     print("generated code matches the checked-in files")
 
 
-def bad(args):
-    case = os.path.abspath(args.path)
-    work = tempfile.mkdtemp(prefix="adjoint-bad-")
-    out = os.path.join(work, "out.cpp")
-    # `// ARGS: grad %s --fn f`: %s is this file, %out an output path in a fresh directory %dir.
-    cmd_args = " ".join(directives(case, "ARGS")).replace("%out", out).replace("%dir", work).replace("%s", case).split()
-    if "-o" not in cmd_args:
-        cmd_args += ["-o", out]
-    r = run([args.adjoint, *cmd_args])
-    problems = []
-    if r.returncode == 0:
-        problems.append("the tool succeeded")
-    if r.returncode < 0:
-        problems.append(f"the tool crashed (signal {-r.returncode})")
-    for text in directives(case, "EXPECT"):
-        if text not in r.stderr:
-            problems.append(f"stderr lacks: {text}")
-    left = os.listdir(work)
-    if left:
-        problems.append(f"files were left behind: {left}")
-    print(r.stderr, end="")
-    shutil.rmtree(work)
-    if problems:
-        sys.exit("; ".join(problems))
-
-
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("kind", choices=["numerical", "golden", "bad"])
+    p.add_argument("kind", choices=["numerical", "golden"])
     p.add_argument("path")
     p.add_argument("--adjoint", required=True)
     p.add_argument("--runtime", default=os.path.join(os.path.dirname(__file__), "..", "runtime"))
@@ -196,7 +168,7 @@ def main():
     p.add_argument("--opt", default="-O1", help="optimization level for compiling generated code")
     p.add_argument("--update", action="store_true")
     args = p.parse_args()
-    {"numerical": numerical, "golden": golden, "bad": bad}[args.kind](args)
+    {"numerical": numerical, "golden": golden}[args.kind](args)
 
 
 if __name__ == "__main__":

@@ -1,3 +1,3 @@
-// ARGS: grad %s --fn f -o %dir
-// EXPECT: error: cannot write
+// RUN: rm -rf %t && mkdir %t && not %adjoint grad %s --fn f -o %t 2>&1 | FileCheck %s && ls -A %t | count 0
+// CHECK: error: cannot write
 double f(double x) { return x * x; }

@@ -1,6 +1,6 @@
-// ARGS: grad %s --fn f
-// EXPECT: pointer_passed_on.cpp:9:50: error: a pointer can be indexed or dereferenced here, not passed on
-// EXPECT: note: pass the array itself (with the offset as another argument)
+// RUN: rm -rf %t && mkdir %t && not %adjoint grad %s --fn f -o %t/out.cpp 2>&1 | FileCheck %s && ls -A %t | count 0
+// CHECK: pointer_passed_on.cpp:9:50: error: a pointer can be indexed or dereferenced here, not passed on
+// CHECK: note: pass the array itself (with the offset as another argument)
 static double dot(const double* x, const double* y, int n) {
   double s = 0;
   for (int i = 0; i < n; ++i) s += x[i] * y[i];

@@ -1,5 +1,5 @@
-// ARGS: grad %s --fn f
-// EXPECT: range_for.cpp:7:3: error: a range-based for loop is not supported in a differentiated function
+// RUN: rm -rf %t && mkdir %t && not %adjoint grad %s --fn f -o %t/out.cpp 2>&1 | FileCheck %s && ls -A %t | count 0
+// CHECK: range_for.cpp:7:3: error: a range-based for loop is not supported in a differentiated function
 #include <vector>
 
 double f(double x, int n) {

@@ -1,6 +1,6 @@
-// ARGS: grad %s --fn f
-// EXPECT: rule_without_parameter.cpp:7:1: error: 'warp_grad' in namespace adjoint::rules names no parameter after _d
-// EXPECT: note: name a rule <function>_d<parameter>
+// RUN: rm -rf %t && mkdir %t && not %adjoint grad %s --fn f -o %t/out.cpp 2>&1 | FileCheck %s && ls -A %t | count 0
+// CHECK: rule_without_parameter.cpp:7:1: error: 'warp_grad' in namespace adjoint::rules names no parameter after _d
+// CHECK: note: name a rule <function>_d<parameter>
 double warp(double x);
 
 namespace adjoint::rules {

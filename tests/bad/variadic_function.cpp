@@ -1,6 +1,6 @@
-// ARGS: grad %s --fn f
-// EXPECT: variadic_function.cpp:6:1: error: variadic function 'sum' cannot be differentiated
-// EXPECT: note: give the function a fixed list of parameters
+// RUN: rm -rf %t && mkdir %t && not %adjoint grad %s --fn f -o %t/out.cpp 2>&1 | FileCheck %s && ls -A %t | count 0
+// CHECK: variadic_function.cpp:6:1: error: variadic function 'sum' cannot be differentiated
+// CHECK: note: give the function a fixed list of parameters
 #include <cstdarg>
 
 double sum(int n, ...) {
