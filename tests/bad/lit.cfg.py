@@ -10,7 +10,7 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cpp", ".cu"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = lit_config.params.get("exec_root", os.path.join(os.path.dirname(__file__), "..", "..", "build", "bad"))
-config.substitutions.append(("%adjoint", lit_config.params["adjoint"]))
+config.substitutions.append(("%adjoint", os.path.abspath(lit_config.params["adjoint"])))
 tools = lit_config.params.get("tools", "/usr/lib/llvm-22/bin")
 config.environment["PATH"] = tools + os.pathsep + os.environ.get("PATH", "")
 # The sanitizer build runs these too, and the tool finds CUDA through CUDA_PATH.
