@@ -98,6 +98,26 @@ std::string baseName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// Each line of `text` broken at spaces into lines of at most `width` characters; the continuation
+// of an indented line (a parameter's entry) is indented two more, so that the entries stay apart.
+std::string wrapped(const std::string& text, size_t width) {
+  std::istringstream lines(text);
+  std::string out;
+  for (std::string line; std::getline(lines, line);) {
+    size_t indent = line.find_first_not_of(' ');
+    std::string prefix = out.empty() ? "" : "\n";
+    while (line.size() > width) {
+      size_t cut = line.rfind(' ', width);
+      if (cut == std::string::npos || cut <= indent) break;
+      out += prefix + line.substr(0, cut);
+      line = std::string(indent ? indent + 2 : 0, ' ') + line.substr(cut + 1);
+      prefix = "\n";
+    }
+    out += prefix + line;
+  }
+  return out;
+}
+
 // What the entry point computes and what each derivative parameter means, for the header.
 std::string entryDoc(const Function& d, const Module& original) {
   const Function* f = original.find(d.primal);
@@ -122,7 +142,7 @@ std::string entryDoc(const Function& d, const Module& original) {
     else if (endsWith(p.name, "_dot"))
       doc += "\n  " + p.name + (output ? ": out: the tangent of " + base : ": the direction for " + base);
   }
-  return doc;
+  return wrapped(doc, 96);  // with "// " in front: within the formatter's 100 columns
 }
 
 }  // namespace

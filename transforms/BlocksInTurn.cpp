@@ -22,18 +22,15 @@ bool runBlocksInTurn(Function& d) {
   Type u = Type::integer("unsigned int", true);
   ExprPtr block = var("virtual_block", u), blocks = var("virtual_blocks", u);
   // The sums' declarations (first) and their finish (last: one sum per slot, then the last
-  // block's additions) stay outside the loop, and so do the `static_cast<void>(p);` of unused
-  // parameters after the declarations.
-  auto first = std::find_if(d.body.begin() + d.blockSumSlots, d.body.end(), [](const StmtPtr& s) {
-    return !(s->kind == StmtKind::Eval && s->expr->kind == ExprKind::Call && s->expr->text == "static_cast<void>");
-  });
+  // block's additions) stay outside the loop.
+  auto first = d.body.begin() + d.blockSumSlots;
   auto last = d.body.end() - (d.blockSumSlots + 1);
   StmtList perBlock(first, last);
   substitute(perBlock, std::map<std::string, ExprPtr>{{"blockIdx.x", block}, {"gridDim.x", blocks}});
   StmtPtr loop = forStmt(decl(block->text, u, var("blockIdx.x", u)), binary("<", block, blocks),
                          assign(block, "+=", var("gridDim.x", u)), perBlock);
-  loop->comment = "the blocks of the forward's launch (virtual_blocks of them), each block running several in turn:\n"
-                  "fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add";
+  loop->comment = "the blocks of the forward's launch (virtual_blocks of them), each block running several\n"
+                  "in turn: fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add";
   StmtList body(d.body.begin(), first);
   body.push_back(loop);
   body.insert(body.end(), last, d.body.end());

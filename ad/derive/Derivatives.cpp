@@ -22,10 +22,7 @@ std::vector<const Param*> differentiatedParams(const Function& f, const std::set
 
 void markUnusedParams(Function& g) {
   std::set<std::string> used = analysis::readVariables(g.body);
-  StmtList marks;
-  for (const Param& p : g.params)
-    if (!used.count(p.name)) marks.push_back(eval(call("static_cast<void>", {var(p.name, p.type)}, Type::of(Scalar::Void))));
-  g.body.insert(g.body.begin(), marks.begin(), marks.end());
+  for (Param& p : g.params) p.unused = !used.count(p.name);
 }
 
 std::string derivativeName(const Function& f, const std::set<std::string>& wrt, Mode mode, bool entry) {

@@ -42,7 +42,8 @@ class Requests {
   std::deque<Request> pending_;
 };
 
-// Casts the parameters `g` does not read to void, keeping -Wunused-parameter quiet.
+// Marks the parameters `g` does not read ([[maybe_unused]] where it is defined), keeping
+// -Wunused-parameter quiet.
 void markUnusedParams(ir::Function& g);
 
 std::string derivativeName(const ir::Function& f, const std::set<std::string>& wrt, Mode mode, bool entry);

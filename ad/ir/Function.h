@@ -13,6 +13,7 @@ struct Param {
   std::string name;
   Type type;
   bool nondifferentiable = false;  // marked by the user; never gets an adjoint
+  bool unused = false;  // a derivative's parameter its body does not read: [[maybe_unused]] where it is defined
 };
 
 // The IR's name for a function the user names `requested` (as --fn does): the name without its

@@ -162,11 +162,13 @@ std::string print(const StmtList& body, int indent, const PrintOptions& options)
   return out.str();
 }
 
-std::string printSignature(const Function& f) {
+std::string printSignature(const Function& f, bool definition) {
   std::string target = f.kernel ? "__global__ " : f.device ? (f.host ? "__host__ __device__ " : "__device__ ") : "";
   std::string s = (f.internal ? "static " : "") + target + f.returnType.paramSpelling() + " " + f.name + "(";
-  for (size_t i = 0; i < f.params.size(); ++i)
-    s += (i ? ", " : "") + f.params[i].type.paramSpelling() + " " + f.params[i].name;
+  for (size_t i = 0; i < f.params.size(); ++i) {
+    const Param& p = f.params[i];
+    s += (i ? ", " : "") + std::string(definition && p.unused ? "[[maybe_unused]] " : "") + p.type.paramSpelling() + " " + p.name;
+  }
   return s + ")";
 }
 
@@ -176,7 +178,7 @@ std::string print(const Function& f, const PrintOptions& options) {
     std::istringstream lines(f.doc);
     for (std::string l; std::getline(lines, l);) out << "// " << l << "\n";
   }
-  out << printSignature(f) << " {\n" << print(f.body, 1, options) << "}\n";
+  out << printSignature(f, true) << " {\n" << print(f.body, 1, options) << "}\n";
   return out.str();
 }
 

@@ -16,7 +16,8 @@ struct PrintOptions {
 
 std::string print(const Expr& e);
 std::string print(const StmtList& body, int indent = 0, const PrintOptions& options = {});
-std::string printSignature(const Function& f);
+// The declaration (or, with `definition`, the definition's head: unused parameters marked).
+std::string printSignature(const Function& f, bool definition = false);
 std::string print(const Function& f, const PrintOptions& options = {});
 std::string print(const Module& m);
 

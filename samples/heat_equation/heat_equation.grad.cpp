@@ -56,8 +56,7 @@ void heat_energy_grad(const double *u0, int n, int steps, double diffusivity, do
       next_bar[i_3] += u_bar[i_3];
       u_bar[i_3] = 0.0;
     }
-    // line 12: for (int i = 1; i + 1 < n; ++i) next[i] = u[i] + r * (u[i - 1] - 2 * u[i] + u[i +
-    // 1]);
+    // line 12: for (int i = 1; i + 1 < n; ++i) next[i] = u[i] + r * (u[i - 1] - 2 * u[i] + u[i + 1]);
     for (int i_2 = n - 2; i_2 >= 1; --i_2) {
       u_bar[i_2] += next_bar[i_2];
       r_bar += next_bar[i_2] * (u[i_2 - 1] - 2.0 * u[i_2] + u[i_2 + 1]);

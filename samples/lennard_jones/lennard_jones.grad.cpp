@@ -44,8 +44,7 @@ void lj_energy_grad(const double *pos, int n, double epsilon, double sigma, doub
       sigma_bar_acc += 2.0 * (s2_bar / r2 * sigma);
       r2_bar -= s2_bar * (sigma * sigma / (r2 * r2));
       s2_bar = 0.0;
-      // line 12: double r2 = dx * dx + dy * dy + dz * dz + 0.5;  // softened so that random points
-      // stay finite
+      // line 12: double r2 = dx * dx + dy * dy + dz * dz + 0.5;  // softened so that random points stay finite
       dx_bar += 2.0 * (r2_bar * dx);
       dy_bar += 2.0 * (r2_bar * dy);
       dz_bar += 2.0 * (r2_bar * dz);

@@ -2,8 +2,8 @@
 //   adjoint jvp lennard_jones.cpp --fn lj_energy
 #pragma once
 
-// Forward mode of lj_energy: returns the derivative of its result along the _dot directions; arrays
-// it writes get their tangents in their _dot arrays.
+// Forward mode of lj_energy: returns the derivative of its result along the _dot directions;
+// arrays it writes get their tangents in their _dot arrays.
 //   pos_dot: the direction for pos
 //   epsilon_dot: the direction for epsilon
 //   sigma_dot: the direction for sigma

@@ -12,8 +12,8 @@ template <class T> static T adjoint_pop(std::vector<T> &tape) {
   return value;
 }
 
-// Reverse mode of mlp_loss: adds the gradient of its result (and, seeded through their _bar arrays,
-// of the arrays it writes) into the _bar arguments.
+// Reverse mode of mlp_loss: adds the gradient of its result (and, seeded through their _bar
+// arrays, of the arrays it writes) into the _bar arguments.
 //   X_bar: the adjoint of X is added here (+=); the caller zeroes it first
 //   Y_bar: the adjoint of Y is added here (+=); the caller zeroes it first
 //   W1_bar: the adjoint of W1 is added here (+=); the caller zeroes it first

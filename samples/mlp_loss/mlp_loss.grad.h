@@ -2,8 +2,8 @@
 //   adjoint grad mlp_loss.cpp --fn mlp_loss
 #pragma once
 
-// Reverse mode of mlp_loss: adds the gradient of its result (and, seeded through their _bar arrays,
-// of the arrays it writes) into the _bar arguments.
+// Reverse mode of mlp_loss: adds the gradient of its result (and, seeded through their _bar
+// arrays, of the arrays it writes) into the _bar arguments.
 //   X_bar: the adjoint of X is added here (+=); the caller zeroes it first
 //   Y_bar: the adjoint of Y is added here (+=); the caller zeroes it first
 //   W1_bar: the adjoint of W1 is added here (+=); the caller zeroes it first

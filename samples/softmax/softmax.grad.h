@@ -6,5 +6,5 @@
 // arrays, into the _bar arguments.
 //   z_bar: the adjoint of z is added here (+=); the caller zeroes it first
 //   p_bar: in: the adjoint of p as the function leaves it (the seed); out: the adjoint of p as it
-//   came in
+//     came in
 void softmax_vjp(const double *z, double *p, int n, double *z_bar, double *p_bar);

@@ -11,16 +11,16 @@
 //   a_bar: the adjoint of a is added here (+=); the caller zeroes it first
 //   b_bar: the adjoint of b is added here (+=); the caller zeroes it first
 //   loss_bar: in: the adjoint of loss as the function leaves it (the seed); out: the adjoint of
-//   loss as it came in
+//     loss as it came in
 __global__ void w1_loss_vjp(const float *x, const float *y, const float *a, const float *b,
-                            float *loss, int n, float *a_bar, float *b_bar, float *loss_bar,
-                            adjoint::BlockSums block_sums, unsigned int virtual_blocks) {
+                            [[maybe_unused]] float *loss, int n, float *a_bar, float *b_bar,
+                            float *loss_bar, adjoint::BlockSums block_sums,
+                            unsigned int virtual_blocks) {
   // adjoints every thread adds to the same address: summed in registers first
   float a_bar_sum = 0.0f;
   float b_bar_sum = 0.0f;
-  static_cast<void>(loss);
-  // the blocks of the forward's launch (virtual_blocks of them), each block running several in
-  // turn: fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add
+  // the blocks of the forward's launch (virtual_blocks of them), each block running several
+  // in turn: fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add
   for (unsigned int virtual_block = blockIdx.x; virtual_block < virtual_blocks;
        virtual_block += gridDim.x) {
     // recorded by the forward sweep for the reverse sweep
@@ -34,8 +34,7 @@ __global__ void w1_loss_vjp(const float *x, const float *y, const float *a, cons
     // reverse sweep
     float h_bar = 0.0f;
     float r_bar = 0.0f;
-    // line 8: if (i < n) { float h = tanhf(a[0] * x[i] + b[0]); float r = h - y[i]; atomicAdd(loss,
-    // r * r / n); }
+    // line 8: if (i < n) { float h = tanhf(a[0] * x[i] + b[0]); float r = h - y[i]; atomicAdd(loss, r * r / n); }
     if (i < n) {
       r_bar += 2.0f * (loss_bar[0] / static_cast<float>(n) * r);
       h_bar += r_bar;
