@@ -18,6 +18,7 @@
 #include "transforms/FlattenBlocks.h"
 #include "transforms/HalvingLoops.h"
 #include "transforms/ParallelAdjoints.h"
+#include "transforms/ReservedNames.h"
 #include "transforms/SeedStores.h"
 #include "transforms/Simplify.h"
 #include "transforms/StructureJumps.h"
@@ -115,6 +116,8 @@ void format(PipelineState& s) {
 const std::vector<Pass>& passes() {
   static const std::vector<Pass> table{
       {"parse", "read the source with Clang and convert the functions it needs to the IR", Shows::Parsed, parse},
+      {"reserve-names", "rename parameters and locals named as generated variables are (x_bar becomes x_bar_)",
+       Shows::Prepared, eachPrepared([](ir::Function& f, PipelineState&) { transforms::renameReservedNames(f); })},
       {"unique-names", "give every local of a function its own name", Shows::Prepared,
        eachPrepared([](ir::Function& f, PipelineState&) { transforms::uniqueLocalNames(f); })},
       {"halving-loops", "make halving loops of device code (c /= 2, c >>= 1) counted loops", Shows::Prepared,

@@ -52,3 +52,21 @@ double last_of_local(double x) {
   return a[sizeof(a) / sizeof(a[0]) - 1] * x;
 }
 // CHECK: last_of_local
+
+// Names the generated code uses for its own variables: a mean called x_bar, a rate called v_dot,
+// a buffer called w_tape. They are renamed in the derivatives (x_bar_), which did not compile.
+double named_like_adjoints(const double* x, int n, double v_dot) {
+  double x_bar = 0;
+  for (int i = 0; i < n; ++i) x_bar += x[i] / n;
+  double w_tape[2] = {x_bar, v_dot};
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    s += (x[i] - x_bar) * (x[i] - x_bar) * w_tape[1];
+    x_bar = std::sin(x_bar);
+  }
+  return s + w_tape[0];
+}
+// CHECK: named_like_adjoints n=5
+static double scaled(double x, double x_bar) { return x * x_bar; }
+double calls_named_like_adjoints(double x, double y) { return scaled(x, y) * scaled(y, x); }
+// CHECK: calls_named_like_adjoints

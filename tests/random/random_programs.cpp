@@ -230,22 +230,23 @@ class Generator {
   // for double (checked as --fn hK<double>).
   std::string helper(int k) {
     Scope s;
-    s.scalars = {"u", "v"};
+    // Sometimes a parameter named as the generated code names adjoints (it must be renamed there).
+    s.scalars = {"u", chance(20) ? "u_bar" : "v"};
     s.bound = "3";
     std::string name = "h" + std::to_string(k);
     std::string body = block(s, 1, 1, false, true) + "  return " + bounded(s, 3) + ";\n}\n";
     switch (pick(4)) {
       case 0:
         helpers_.push_back("lib::" + name);
-        return "namespace lib {\ndouble " + name + "(double u, double v) {\n" + body + "}  // namespace lib\n// CHECK: lib::" +
+        return "namespace lib {\ndouble " + name + "(double u, double " + s.scalars[1] + ") {\n" + body + "}  // namespace lib\n// CHECK: lib::" +
                name + "\n\n";
       case 1:
         helpers_.push_back(name);
-        return "template <class T>\nT " + name + "(T u, T v) {\n" + body + "template double " + name + "<double>(double, double);\n" +
+        return "template <class T>\nT " + name + "(T u, T " + s.scalars[1] + ") {\n" + body + "template double " + name + "<double>(double, double);\n" +
                "// CHECK: " + name + "<double>\n\n";
       default:
         helpers_.push_back(name);
-        return "double " + name + "(double u, double v) {\n" + body + "// CHECK: " + name + "\n\n";
+        return "double " + name + "(double u, double " + s.scalars[1] + ") {\n" + body + "// CHECK: " + name + "\n\n";
     }
   }
 
