@@ -27,8 +27,8 @@ bool runBlocksInTurn(Function& d) {
   auto last = d.body.end() - (d.blockSumSlots + 1);
   StmtList perBlock(first, last);
   substitute(perBlock, std::map<std::string, ExprPtr>{{"blockIdx.x", block}, {"gridDim.x", blocks}});
-  StmtPtr loop = forStmt(decl(block->text, u, var("blockIdx.x", u)), binary("<", block, blocks),
-                         assign(block, "+=", var("gridDim.x", u)), perBlock);
+  StmtPtr loop = forStmt(decl(block->text, u, var("blockIdx.x", u)), binary(Op::Lt, block, blocks),
+                         assign(block, Op::Add, var("gridDim.x", u)), perBlock);
   loop->comment = "the blocks of the forward's launch (virtual_blocks of them), each block running several\n"
                   "in turn: fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add";
   StmtList body(d.body.begin(), first);

@@ -42,7 +42,7 @@ class Prober {
     if (!e || e->operands.empty()) return e;
     auto copy = std::make_shared<Expr>(*e);
     for (ExprPtr& op : copy->operands) op = expr(op);
-    if (copy->kind == ExprKind::Select || (copy->kind == ExprKind::Binary && isLogical(copy->text)))
+    if (copy->kind == ExprKind::Select || (copy->kind == ExprKind::Binary && isLogical(copy->op)))
       copy->operands[0] = probed(e->operands[0], copy->operands[0]);
     if (copy->kind == ExprKind::Call && m_.find(copy->text)) copy->text += kSuffix;
     return copy;

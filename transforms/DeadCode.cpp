@@ -53,7 +53,7 @@ class DeadCode {
       const Function* callee = m_ ? m_->find(x.text) : nullptr;
       for (size_t i = 0; i < x.operands.size(); ++i) {
         const ExprPtr& arg = x.operands[i];
-        bool address = arg->kind == ExprKind::Unary && arg->text == "&";
+        bool address = isOp(*arg, Op::AddressOf);
         bool pointer = arg->type.pointer || arg->type.arraySize > 0 || arg->type.scalar == Scalar::Opaque;
         bool readOnly = callee && i < callee->params.size() && callee->params[i].type.pointer &&
                         callee->params[i].type.constPointee;
@@ -110,7 +110,7 @@ class DeadCode {
         continue;
       }
       if (s->kind == StmtKind::If && s->body.empty() && !s->elseBody.empty()) {
-        s->expr = unary("!", s->expr);
+        s->expr = unary(Op::Not, s->expr);
         std::swap(s->body, s->elseBody);
       }
       if (!orphanComment.empty() && s->comment.empty()) s->comment = orphanComment;

@@ -22,7 +22,7 @@ std::set<std::string> writeOnlyArrays(const Function& f) {
     for (const ExprPtr& a : s.args) collectReads(a);
     if (s.kind != StmtKind::Assign) return;
     written.insert(rootName(*s.lhs));
-    if (s.op != "=" && !s.atomic) read.insert(rootName(*s.lhs));  // x[i] *= 2 reads x[i]
+    if (s.op != Op::Assign && !s.atomic) read.insert(rootName(*s.lhs));  // x[i] *= 2 reads x[i]
     for (const Expr* e = s.lhs.get(); e->kind == ExprKind::Index; e = e->operands[0].get()) collectReads(e->operands[1]);
   });
   std::set<std::string> out;

@@ -19,7 +19,7 @@ class CallExtractor {
       bool differentiated = s->kind == StmtKind::Assign || s->kind == StmtKind::Decl ||
                             s->kind == StmtKind::Return || s->kind == StmtKind::Eval;
       if (differentiated && s->expr) {
-        bool wholeCallAllowed = (s->kind == StmtKind::Assign && s->op == "=") || s->kind == StmtKind::Decl ||
+        bool wholeCallAllowed = (s->kind == StmtKind::Assign && s->op == Op::Assign) || s->kind == StmtKind::Decl ||
                                 s->kind == StmtKind::Eval;
         s->expr = extract(s->expr, wholeCallAllowed, s->loc, out);
       }
@@ -46,7 +46,7 @@ class CallExtractor {
     if (e->operands.empty()) return e;
     if (e->kind == ExprKind::Select && (containsExtracted(e->operands[1]) || containsExtracted(e->operands[2])))
       return guardedSelect(*e, loc, out);
-    if (e->kind == ExprKind::Binary && isLogical(e->text) && containsExtracted(e->operands[1]))
+    if (e->kind == ExprKind::Binary && isLogical(e->op) && containsExtracted(e->operands[1]))
       return guardedLogical(*e, loc, out);
     auto copy = std::make_shared<Expr>(*e);
     for (ExprPtr& op : copy->operands) op = extract(op, false, loc, out);
@@ -60,7 +60,7 @@ class CallExtractor {
   StmtList computeInto(const ExprPtr& target, const ExprPtr& e, SourceLoc loc) {
     StmtList body;
     ExprPtr value = extract(e, true, loc, body);
-    body.push_back(at(assign(target, "=", value), loc));
+    body.push_back(at(assign(target, Op::Assign, value), loc));
     return body;
   }
 
@@ -78,11 +78,11 @@ class CallExtractor {
   // `a && b` (`a || b`) whose right side calls functions of the module: b is evaluated only when
   // a is true (false), so `bool v = false; if (a) { ...calls of b; v = b; }`.
   ExprPtr guardedLogical(const Expr& e, SourceLoc loc, StmtList& out) {
-    bool isAnd = e.text == "&&";
+    bool isAnd = e.op == Op::And;
     ExprPtr lhs = extract(e.operands[0], false, loc, out);
     ExprPtr value = var(names_.fresh(isAnd ? "both" : "either"), Type::of(Scalar::Bool));
     out.push_back(at(decl(value->text, value->type, boolean(!isAnd)), loc));
-    out.push_back(at(ifStmt(isAnd ? lhs : unary("!", lhs), computeInto(value, e.operands[1], loc)), loc));
+    out.push_back(at(ifStmt(isAnd ? lhs : unary(Op::Not, lhs), computeInto(value, e.operands[1], loc)), loc));
     return value;
   }
 };

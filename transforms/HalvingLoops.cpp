@@ -18,10 +18,10 @@ const Stmt* halvingCounter(const Stmt& s) {
   if (init.kind != StmtKind::Decl || init.type.scalar != Scalar::Int || init.type.isIndexed() || !init.expr) return nullptr;
   const Expr& cond = *s.expr;
   bool positive = cond.kind == ExprKind::Binary && cond.operands[0]->kind == ExprKind::Var && cond.operands[0]->text == init.name &&
-                  ((cond.text == ">" && isNumber(*cond.operands[1], 0)) || (cond.text == ">=" && isNumber(*cond.operands[1], 1)));
+                  ((cond.op == Op::Gt && isNumber(*cond.operands[1], 0)) || (cond.op == Op::Ge && isNumber(*cond.operands[1], 1)));
   const Stmt& step = *s.step;
   bool halves = step.kind == StmtKind::Assign && step.lhs->kind == ExprKind::Var && step.lhs->text == init.name &&
-                ((step.op == "/=" && isNumber(*step.expr, 2)) || (step.op == ">>=" && isNumber(*step.expr, 1)));
+                ((step.op == Op::Div && isNumber(*step.expr, 2)) || (step.op == Op::Shr && isNumber(*step.expr, 1)));
   if (!positive || !halves) return nullptr;
   std::set<std::string> written = analysis::assignedVariables(s.body);
   if (written.count(init.name)) return nullptr;
@@ -38,12 +38,12 @@ void rewrite(StmtList& body) {
     if (!counter) continue;
     Type k = Type::integer();
     ExprPtr step = var(counter->name + "_halving", k);
-    StmtPtr value = at(decl(counter->name, counter->type, binary(">>", counter->expr, step)), counter->loc);
+    StmtPtr value = at(decl(counter->name, counter->type, binary(Op::Shr, counter->expr, step)), counter->loc);
     value->comment = "halving loop, counted: " + counter->name + " halves each iteration";
     StmtList loopBody{value};
     loopBody.insert(loopBody.end(), s->body.begin(), s->body.end());
-    StmtPtr loop = forStmt(decl(step->text, k, number(0, k)), binary("<", step, call("adjoint::halvings", {counter->expr}, k)),
-                           assign(step, "+=", number(1, k)), loopBody);
+    StmtPtr loop = forStmt(decl(step->text, k, number(0, k)), binary(Op::Lt, step, call("adjoint::halvings", {counter->expr}, k)),
+                           assign(step, Op::Add, number(1, k)), loopBody);
     loop->loc = s->loc;
     loop->comment = s->comment;
     loop->section = s->section;

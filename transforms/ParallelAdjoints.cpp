@@ -48,8 +48,8 @@ class Parallelizer {
       Type t = s.target->type.element();
       head.push_back(decl(s.name, t, number(0, t)));
       ExprPtr slot = number(static_cast<double>(k), Type::integer("unsigned", true));
-      tail.push_back(eval(call("adjoint::sum_over_threads_into", {unary("&", s.target), var(s.name, t), storage, slot}, none)));
-      finish.push_back(eval(call("adjoint::add_block_sums", {unary("&", s.target), storage, slot}, none)));
+      tail.push_back(eval(call("adjoint::sum_over_threads_into", {unary(Op::AddressOf, s.target), var(s.name, t), storage, slot}, none)));
+      finish.push_back(eval(call("adjoint::add_block_sums", {unary(Op::AddressOf, s.target), storage, slot}, none)));
     }
     d_.blockSumSlots = static_cast<unsigned>(sums_.size());
     head.front()->comment = std::string(tangents_ ? "tangents" : "adjoints") + " every thread adds to the same address: summed in registers first";
@@ -86,7 +86,7 @@ class Parallelizer {
   void collectAccesses() {
     walkExprs(d_.body, [&](const Expr& e) {
       if (e.kind == ExprKind::Index && isMemoryAdjoint(*e.operands[0])) accesses_[e.operands[0]->text].push_back(e.operands[1]);
-      if (e.kind == ExprKind::Unary && e.text == "*" && isMemoryAdjoint(*e.operands[0]))
+      if (isOp(e, Op::Deref) && isMemoryAdjoint(*e.operands[0]))
         accesses_[e.operands[0]->text].push_back(number(0, Type::integer()));
     });
   }
@@ -106,7 +106,7 @@ class Parallelizer {
   void visit(StmtList& body) {
     for (StmtPtr& s : body) {
       if (s->loc.line) line_ = s->loc;
-      if (s->kind == StmtKind::Assign && (s->op == "+=" || s->op == "-=")) accumulation(*s);
+      if (s->kind == StmtKind::Assign && (s->op == Op::Add || s->op == Op::Sub)) accumulation(*s);
       visit(s->body);
       visit(s->elseBody);
     }
@@ -115,7 +115,7 @@ class Parallelizer {
   // The memory an adjoint is added to: x_bar[i] for an array, *p_bar for a scalar parameter.
   ExprPtr memoryTarget(const Expr& lhs, bool& shared) const {
     shared = false;
-    if (lhs.kind == ExprKind::Unary && lhs.text == "*" && isMemoryAdjoint(*lhs.operands[0]) && !isPrivate(lhs.operands[0]->text))
+    if (isOp(lhs, Op::Deref) && isMemoryAdjoint(*lhs.operands[0]) && !isPrivate(lhs.operands[0]->text))
       return index(lhs.operands[0], number(0, Type::integer()));
     if (lhs.kind != ExprKind::Index || lhs.operands[0]->kind != ExprKind::Var) return nullptr;
     const Expr& array = *lhs.operands[0];
@@ -136,7 +136,7 @@ class Parallelizer {
     bool injective = (spread == Spread::GridInjective || (shared && spread == Spread::BlockInjective)) && singleIndex(bar);
     if (injective && !tangents_) {
       d_.needsOneDimensionalLaunch = true;
-      s.comment = withNote(s.comment, read + ": index injective over threads: plain " + s.op);
+      s.comment = withNote(s.comment, read + ": index injective over threads: plain " + assignmentSpelling(s.op));
       return;
     }
     // A device function cannot know which threads call it with which arguments.
@@ -150,10 +150,10 @@ class Parallelizer {
     if (tangents_) return;  // the forward's own atomicAdd, kept
     if (!shared && d_.kernel && spread == Spread::Uniform && !deterministic_) {
       // The address changes (with a loop counter, say) but is the same in every thread at a time.
-      ExprPtr value = s.op == "-=" ? neg(s.expr) : s.expr;
+      ExprPtr value = s.op == Op::Sub ? neg(s.expr) : s.expr;
       std::string comment = withNote(s.comment, read + ": the same address in every thread of a warp: one atomicAdd per warp");
       SourceLoc loc = s.loc;
-      s = *eval(call("adjoint::warp_add", {unary("&", target), value}, Type::of(Scalar::Void)));
+      s = *eval(call("adjoint::warp_add", {unary(Op::AddressOf, target), value}, Type::of(Scalar::Void)));
       s.comment = comment;
       s.loc = loc;
       return;
@@ -161,8 +161,8 @@ class Parallelizer {
     if (deterministic_)
       throw Diagnostic(s.loc.line ? s.loc : line_, "--deterministic: the adjoint of " + read + " needs a floating-point atomicAdd (threads may share the index)",
                        "index arrays read in the kernel by the thread's index (i = blockIdx.x * blockDim.x + threadIdx.x), or drop --deterministic");
-    if (s.op == "-=") s.expr = neg(s.expr);
-    s.op = "+=";
+    if (s.op == Op::Sub) s.expr = neg(s.expr);
+    s.op = Op::Add;
     s.atomic = true;
     s.comment = withNote(s.comment, read + ": threads may share the index: atomicAdd" + (shared ? " in shared memory" : ""));
   }
@@ -188,9 +188,9 @@ class Parallelizer {
       if (s.kind != StmtKind::Decl || !s.type.shared || !endsWith(s.name, "_bar")) continue;
       Type u = Type::integer("unsigned", true);
       ExprPtr j = var("j", u);
-      StmtPtr clear = forStmt(decl("j", u, call("adjoint::thread_rank", {}, u)), binary("<", j, number(s.type.arraySize, u)),
-                              assign(j, "+=", call("adjoint::block_threads", {}, u)),
-                              {assign(index(var(s.name, s.type), j), "=", number(0, s.type.element()))});
+      StmtPtr clear = forStmt(decl("j", u, call("adjoint::thread_rank", {}, u)), binary(Op::Lt, j, number(s.type.arraySize, u)),
+                              assign(j, Op::Add, call("adjoint::block_threads", {}, u)),
+                              {assign(index(var(s.name, s.type), j), Op::Assign, number(0, s.type.element()))});
       clear->comment = "the block clears its shared adjoints before any thread adds to them";
       body.insert(body.begin() + static_cast<long>(k) + 1, {clear, eval(call("__syncthreads", {}, Type::of(Scalar::Void)))});
       k += 2;

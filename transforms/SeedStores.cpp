@@ -11,7 +11,7 @@ using namespace ir;
 
 // `A_bar[i] = 0` into a pointer parameter: the seed of an output, read by the statements before.
 bool isSeedZeroing(const Stmt& s, const Function& d) {
-  if (s.kind != StmtKind::Assign || s.op != "=" || s.atomic || !s.comment.empty() || s.lhs->kind != ExprKind::Index) return false;
+  if (s.kind != StmtKind::Assign || s.op != Op::Assign || s.atomic || !s.comment.empty() || s.lhs->kind != ExprKind::Index) return false;
   const Expr& array = *s.lhs->operands[0];
   const Param* p = array.kind == ExprKind::Var ? d.param(array.text) : nullptr;
   return p && p->type.pointer && endsWith(array.text, "_bar") && isZero(s.expr);

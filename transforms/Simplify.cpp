@@ -6,7 +6,7 @@ namespace {
 
 using namespace ir;
 
-bool isAccumulation(const Stmt& s) { return s.kind == StmtKind::Assign && s.op == "+="; }
+bool isAccumulation(const Stmt& s) { return s.kind == StmtKind::Assign && s.op == Op::Add; }
 
 void simplifyList(StmtList& body) {
   StmtList out;
@@ -24,9 +24,9 @@ void simplifyList(StmtList& body) {
   }
   // x += -e reads better as x -= e.
   for (StmtPtr& s : out) {
-    if (isAccumulation(*s) && s->expr->kind == ExprKind::Unary && s->expr->text == "-") {
+    if (isAccumulation(*s) && isOp(*s->expr, Op::Neg)) {
       auto flipped = std::make_shared<Stmt>(*s);
-      flipped->op = "-=";
+      flipped->op = Op::Sub;
       flipped->expr = s->expr->operands[0];
       s = flipped;
     }

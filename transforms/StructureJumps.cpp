@@ -96,7 +96,7 @@ class JumpStructurer {
     if (s->kind == StmtKind::DoWhile) {
       // do body while (cond)  ==  while (true) { body; if (!cond) break; }, the test on every path
       // that reaches the end of the iteration or a continue.
-      StmtList test{at(ifStmt(unary("!", s->expr), {at(jump(StmtKind::Break), s->loc)}), s->loc)};
+      StmtList test{at(ifStmt(unary(Op::Not, s->expr), {at(jump(StmtKind::Break), s->loc)}), s->loc)};
       return at(whileStmt(boolean(true), list(s->body, test, true)), s->loc);
     }
     if (s->kind != StmtKind::For) {
@@ -158,8 +158,8 @@ class LoopReturnLowering {
     StmtList out;
     for (const StmtPtr& s : body) {
       if (s->kind == StmtKind::Return && inLoop) {
-        if (result_) out.push_back(at(assign(result_, "=", s->expr), s->loc));
-        out.push_back(at(assign(flag_, "=", boolean(true)), s->loc));
+        if (result_) out.push_back(at(assign(result_, Op::Assign, s->expr), s->loc));
+        out.push_back(at(assign(flag_, Op::Assign, boolean(true)), s->loc));
         out.push_back(at(jump(StmtKind::Break), s->loc));
         continue;
       }

@@ -16,22 +16,22 @@ bool asCountedLoop(const Stmt& s, CountedLoop& out) {
     return false;
   const std::string& i = init.name;
   bool stepsCounter = step.kind == StmtKind::Assign && step.lhs->kind == ExprKind::Var && step.lhs->text == i;
-  bool unitStep = stepsCounter && (step.op == "+=" || step.op == "-=") && isOne(step.expr);
-  bool strided = stepsCounter && step.op == "+=" && !unitStep && !step.expr->type.isFloating() && !readVariables(step.expr).count(i);
+  bool unitStep = stepsCounter && (step.op == Op::Add || step.op == Op::Sub) && isOne(step.expr);
+  bool strided = stepsCounter && step.op == Op::Add && !unitStep && !step.expr->type.isFloating() && !readVariables(step.expr).count(i);
   if (!unitStep && !strided) return false;
   const Expr& cond = *s.expr;
-  if (cond.kind != ExprKind::Binary || !isComparison(cond.text)) return false;
+  if (cond.kind != ExprKind::Binary || !isComparison(cond.op)) return false;
   // `i + c < b` is `i < b - c` (and `i - c < b` is `i < b + c`) for an integer literal c.
   ExprPtr bound = cond.operands[1];
   const Expr* lhs = cond.operands[0].get();
-  if (lhs->kind == ExprKind::Binary && (lhs->text == "+" || lhs->text == "-") &&
+  if ((isOp(*lhs, Op::Add) || isOp(*lhs, Op::Sub)) &&
       lhs->operands[1]->kind == ExprKind::Number && lhs->operands[1]->type.scalar == Scalar::Int) {
-    bound = lhs->text == "+" ? sub(bound, lhs->operands[1]) : add(bound, lhs->operands[1]);
+    bound = lhs->op == Op::Add ? sub(bound, lhs->operands[1]) : add(bound, lhs->operands[1]);
     lhs = lhs->operands[0].get();
   }
   if (lhs->kind != ExprKind::Var || lhs->text != i || bound->type.isFloating()) return false;
-  bool increasing = step.op == "+=";
-  bool ok = increasing ? (cond.text == "<" || cond.text == "<=") : (cond.text == ">" || cond.text == ">=");
+  bool increasing = step.op == Op::Add;
+  bool ok = increasing ? (cond.op == Op::Lt || cond.op == Op::Le) : (cond.op == Op::Gt || cond.op == Op::Ge);
   if (!ok) return false;
   std::set<std::string> written = assignedVariables(s.body);
   bool jumps = false;
@@ -40,7 +40,7 @@ bool asCountedLoop(const Stmt& s, CountedLoop& out) {
   for (const ExprPtr& e : {init.expr, bound, step.expr})
     for (const std::string& v : readVariables(e))
       if (written.count(v)) return false;
-  out = CountedLoop{i, init.type, init.expr, bound, increasing, cond.text == "<=" || cond.text == ">=", strided ? step.expr : nullptr};
+  out = CountedLoop{i, init.type, init.expr, bound, increasing, cond.op == Op::Le || cond.op == Op::Ge, strided ? step.expr : nullptr};
   return true;
 }
 

@@ -18,7 +18,7 @@ bool isVar(const Expr& e, const char* name) {
 // a * b or b * a.
 bool isProduct(const Expr& e, const char* a, const char* b) {
   const Expr& s = stripCasts(e);
-  if (s.kind != ExprKind::Binary || s.text != "*") return false;
+  if (!isOp(s, Op::Mul)) return false;
   return (isVar(*s.operands[0], a) && isVar(*s.operands[1], b)) || (isVar(*s.operands[0], b) && isVar(*s.operands[1], a));
 }
 
@@ -30,7 +30,7 @@ bool isInjective(Spread s) { return s == Spread::BlockInjective || s == Spread::
 // global index of a thread.
 bool ThreadIndexing::isGlobalThreadIndex(const Expr& e) const {
   const Expr& s = stripCasts(e);
-  if (s.kind != ExprKind::Binary || s.text != "+") return false;
+  if (!isOp(s, Op::Add)) return false;
   for (int k = 0; k < 2; ++k) {
     const Expr& t = stripCasts(*s.operands[k]);
     bool thread = t.kind == ExprKind::Var && (t.text == "threadIdx.x" || threadIndexAliases_.count(t.text));
@@ -90,7 +90,7 @@ void ThreadIndexing::collect(const StmtList& body, std::vector<ExprPtr>& conditi
   for (const StmtPtr& s : body) {
     if (s->kind == StmtKind::Decl && s->expr) define(s->name, s->expr, s.get());
     if (s->kind == StmtKind::Decl && !s->expr) define(s->name, nullptr, s.get());
-    if (s->kind == StmtKind::Assign && s->lhs->kind == ExprKind::Var) define(s->lhs->text, s->op == "=" ? s->expr : binary(compoundOperator(s->op), s->lhs, s->expr), s.get());
+    if (s->kind == StmtKind::Assign && s->lhs->kind == ExprKind::Var) define(s->lhs->text, s->op == Op::Assign ? s->expr : binary(s->op, s->lhs, s->expr), s.get());
     if (s->init) collect({s->init}, conditions);
     bool conditional = s->kind == StmtKind::If || isLoop(s->kind);
     if (conditional) conditions.push_back(s->expr);
@@ -129,7 +129,7 @@ bool ThreadIndexing::isGridStrideCounter(const std::string& v) const {
   const Definition& step = it->second[1];
   if (!init.value || init.stmt->kind != StmtKind::Decl || init.underVaryingControl || step.stmt->kind != StmtKind::Assign) return false;
   bool injectiveStart = isGlobalThreadIndex(*init.value) || gridInjective_.count(stripCasts(*init.value).text);
-  return injectiveStart && step.stmt->op == "+=" && isProduct(*step.stmt->expr, "blockDim.x", "gridDim.x");
+  return injectiveStart && step.stmt->op == Op::Add && isProduct(*step.stmt->expr, "blockDim.x", "gridDim.x");
 }
 
 Spread ThreadIndexing::spread(const ExprPtr& e) const {
@@ -138,14 +138,14 @@ Spread ThreadIndexing::spread(const ExprPtr& e) const {
     if (gridInjective_.count(s.text)) return Spread::GridInjective;
     if (blockInjective_.count(s.text) || (oneDimensional_ && s.text == "threadIdx.x")) return Spread::BlockInjective;
   }
-  if (s.kind == ExprKind::Binary && (s.text == "+" || s.text == "-" || s.text == "*")) {
+  if (isOp(s, Op::Add) || isOp(s, Op::Sub) || isOp(s, Op::Mul)) {
     Spread a = spread(s.operands[0]), b = spread(s.operands[1]);
     for (int k = 0; k < 2; ++k) {
       Spread inj = k == 0 ? a : b, other = k == 0 ? b : a;
       const Expr& factor = stripCasts(*s.operands[1 - k]);
       // i + u, u + i, i - u, u - i: a shift; i * c for a nonzero literal c: a scaling.
-      if (isInjective(inj) && s.text != "*" && other == Spread::Uniform) return inj;
-      if (isInjective(inj) && s.text == "*" && factor.kind == ExprKind::Number && factor.value != 0) return inj;
+      if (isInjective(inj) && s.op != Op::Mul && other == Spread::Uniform) return inj;
+      if (isInjective(inj) && s.op == Op::Mul && factor.kind == ExprKind::Number && factor.value != 0) return inj;
     }
   }
   return isVarying(e) ? Spread::Varying : Spread::Uniform;

@@ -19,7 +19,7 @@ std::set<std::string> inPlaceArrays(const Function& callee) {
     for (const ExprPtr& e : s.args) read.merge(analysis::readVariables(e));
     if (s.kind == StmtKind::Assign) {
       written.insert(rootName(*s.lhs));
-      if (s.op != "=") read.insert(rootName(*s.lhs));
+      if (s.op != Op::Assign) read.insert(rootName(*s.lhs));
     }
   });
   std::set<std::string> both;
@@ -100,23 +100,23 @@ void Adjoints::propagate(const ExprPtr& e, const ExprPtr& adj, StmtList& out) {
     case ExprKind::Index:
     case ExprKind::Member:
       // x_bar += adj: the read of x receives the adjoint of the expression it feeds.
-      out.push_back(assign(barOf(*e), "+=", adj));
+      out.push_back(assign(barOf(*e), Op::Add, adj));
       return;
     case ExprKind::Unary:
-      if (e->text == "-") propagate(e->operands[0], neg(adj), out);
+      if (e->op == Op::Neg) propagate(e->operands[0], neg(adj), out);
       return;
     case ExprKind::Cast: propagate(e->operands[0], cast(e->operands[0]->type, adj), out); return;
     case ExprKind::Select: {
       StmtList a, b;
       propagate(e->operands[1], adj, a);
       propagate(e->operands[2], adj, b);
-      if (a.empty()) out.push_back(ifStmt(unary("!", e->operands[0]), b));
+      if (a.empty()) out.push_back(ifStmt(unary(Op::Not, e->operands[0]), b));
       else out.push_back(ifStmt(e->operands[0], a, b));
       return;
     }
     case ExprKind::Binary:
       for (int i = 0; i < 2; ++i) {
-        ExprPtr partial = rules::operatorPartial(e->text, e->operands[0], e->operands[1], i);
+        ExprPtr partial = rules::operatorPartial(e->op, e->operands[0], e->operands[1], i);
         if (partial) propagate(e->operands[i], mul(adj, partial), out);
       }
       return;
@@ -143,29 +143,29 @@ void Adjoints::propagate(const ExprPtr& e, const ExprPtr& adj, StmtList& out) {
   }
 }
 
-void Adjoints::assignment(const ExprPtr& lhs, const std::string& op, const ExprPtr& rhs, bool zeroAfter, StmtList& out) {
+void Adjoints::assignment(const ExprPtr& lhs, Op op, const ExprPtr& rhs, bool zeroAfter, StmtList& out) {
   if (!active_.count(rootName(*lhs)) || !lhs->type.isFloating()) return;
   ExprPtr bar = barOf(*lhs);
   ExprPtr zero = number(0, lhs->type);
   bool isCall = rhs->kind == ExprKind::Call && m_.find(rhs->text);
   bool rhsReadsItself = analysis::readVariables(rhs).count(rootName(*lhs)) > 0;
-  if ((op == "+=" || op == "-=") && !rhsReadsItself) {
+  if ((op == Op::Add || op == Op::Sub) && !rhsReadsItself) {
     // v += e: v_bar flows unchanged into e (negated for -=), and v keeps its adjoint.
-    if (isCall) callAdjoint(*rhs, op == "+=" ? bar : neg(bar), out);
-    else propagate(rhs, op == "+=" ? bar : neg(bar), out);
+    if (isCall) callAdjoint(*rhs, op == Op::Add ? bar : neg(bar), out);
+    else propagate(rhs, op == Op::Add ? bar : neg(bar), out);
     return;
   }
-  ExprPtr value = op == "=" ? rhs : binary(compoundOperator(op), lhs, rhs);
-  if (op == "=" && !rhsReadsItself) {
+  ExprPtr value = op == Op::Assign ? rhs : binary(op, lhs, rhs);
+  if (op == Op::Assign && !rhsReadsItself) {
     // v = e: e receives v_bar; the old v is dead, so its adjoint restarts at 0.
     if (isCall) callAdjoint(*value, bar, out);
     else propagate(value, bar, out);
-    if (zeroAfter) out.push_back(assign(bar, "=", zero));
+    if (zeroAfter) out.push_back(assign(bar, Op::Assign, zero));
     return;
   }
   // v = e(v): take v_bar first, since propagating through e adds to the old v's adjoint.
   std::string name = rootName(*lhs) + "_bar_new";
-  StmtList inner{decl(name, lhs->type.element(), bar), assign(bar, "=", zero)};
+  StmtList inner{decl(name, lhs->type.element(), bar), assign(bar, Op::Assign, zero)};
   if (isCall) callAdjoint(*value, var(name, lhs->type), inner);
   else propagate(value, var(name, lhs->type), inner);
   out.push_back(block(inner));
@@ -202,7 +202,7 @@ void Adjoints::callAdjoint(const Expr& c, const ExprPtr& seed, StmtList& out) {
     }
     std::string tmp = callee->name + "_" + p->name + "_bar";
     inner.push_back(decl(tmp, p->type, number(0, p->type)));
-    args.push_back(unary("&", var(tmp, p->type)));
+    args.push_back(unary(Op::AddressOf, var(tmp, p->type)));
     propagate(c.operands[i], var(tmp, p->type), after);
   }
   inner.push_back(eval(call(name, args, Type::of(Scalar::Void))));
@@ -215,7 +215,7 @@ void Adjoints::reverseOf(const Stmt& s, bool inLoop, StmtList& out) {
   switch (s.kind) {
     case StmtKind::Decl: {
       ExprPtr v = var(s.name, s.type);
-      if (s.expr) assignment(v, "=", s.expr, inLoop, out);
+      if (s.expr) assignment(v, Op::Assign, s.expr, inLoop, out);
       for (size_t k = s.args.size(); k-- > 0;)
         if (active_.count(s.name)) propagate(s.args[k], index(barOf(*v), number(static_cast<double>(k), Type::integer())), out);
       return;
@@ -256,7 +256,7 @@ StmtList Adjoints::declarations() const {
 StmtList Adjoints::finish() const {
   StmtList out;
   for (const std::string& p : localParamAdjoints_)
-    out.push_back(assign(deref(var(p + "_bar", f_.param(p)->type.pointerTo(false))), "+=", var(p + "_bar_acc", f_.param(p)->type)));
+    out.push_back(assign(deref(var(p + "_bar", f_.param(p)->type.pointerTo(false))), Op::Add, var(p + "_bar_acc", f_.param(p)->type)));
   return out;
 }
 

@@ -42,7 +42,7 @@ class Adjoints {
   bool readsActive(const ir::ExprPtr& e) const;
   ir::ExprPtr barOf(const ir::Expr& lvalue) const;
   ir::ExprPtr arrayBar(const ir::Expr& array) const;
-  void assignment(const ir::ExprPtr& lhs, const std::string& op, const ir::ExprPtr& rhs, bool zeroAfter, ir::StmtList& out);
+  void assignment(const ir::ExprPtr& lhs, ir::Op op, const ir::ExprPtr& rhs, bool zeroAfter, ir::StmtList& out);
   void callAdjoint(const ir::Expr& call, const ir::ExprPtr& seed, ir::StmtList& out);
 };
 

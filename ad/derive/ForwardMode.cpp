@@ -79,13 +79,13 @@ class TangentBuilder {
       case ExprKind::Index:
       case ExprKind::Member:
         return activeVar(rootName(*e), e->type) ? dotOf(*e) : number(0, t);
-      case ExprKind::Unary: return e->text == "-" ? neg(tangent(e->operands[0])) : number(0, t);
+      case ExprKind::Unary: return e->op == Op::Neg ? neg(tangent(e->operands[0])) : number(0, t);
       case ExprKind::Cast: return e->type.isFloating() ? cast(e->type, tangent(e->operands[0])) : number(0, t);
       case ExprKind::Select: return select(e->operands[0], tangent(e->operands[1]), tangent(e->operands[2]));
       case ExprKind::Binary: {
         ExprPtr sum = number(0, t);
         for (int i = 0; i < 2; ++i) {
-          ExprPtr partial = rules::operatorPartial(e->text, e->operands[0], e->operands[1], i);
+          ExprPtr partial = rules::operatorPartial(e->op, e->operands[0], e->operands[1], i);
           if (partial) sum = add(sum, mul(tangent(e->operands[i]), partial));
         }
         return sum;
@@ -186,15 +186,15 @@ class TangentBuilder {
     ExprPtr dot = dotOf(*s->lhs);
     ExprPtr d = tangent(s->expr);
     StmtPtr t;
-    if (s->op == "=" || s->op == "+=" || s->op == "-=") {
+    if (s->op == Op::Assign || s->op == Op::Add || s->op == Op::Sub) {
       t = assign(dot, s->op, d);
       t->atomic = s->atomic;  // atomicAdd(&y, e): atomicAdd(&y_dot, e')
     } else {
       // (v * e)' = v' e + v e';  (v / e)' = (v' e - v e') / e^2, both from the values before the update.
-      ExprPtr product = binary(compoundOperator(s->op), s->lhs, s->expr);
-      t = assign(dot, "=", tangent(product));
+      ExprPtr product = binary(s->op, s->lhs, s->expr);
+      t = assign(dot, Op::Assign, tangent(product));
     }
-    bool trivial = t->op != "=" && isZero(t->expr);
+    bool trivial = t->op != Op::Assign && isZero(t->expr);
     if (!trivial) out.push_back(at(t, s->loc));
     out.push_back(s);
   }

@@ -141,8 +141,8 @@ class ReverseBuilder {
 
   StmtPtr restore(const Stmt& s) {
     ExprPtr target = s.kind == StmtKind::Decl ? var(s.name, s.type) : s.lhs;
-    if (usesSavedValue(s)) return assign(target, "=", var(savedName(s), target->type.element()));
-    return assign(target, "=", pop(tapeFor(rootName(*target), target->type), target->type));
+    if (usesSavedValue(s)) return assign(target, Op::Assign, var(savedName(s), target->type.element()));
+    return assign(target, Op::Assign, pop(tapeFor(rootName(*target), target->type), target->type));
   }
 
   // Device code has no tapes: an assignment that runs at most once per call saves the value it
@@ -167,7 +167,7 @@ class ReverseBuilder {
     }
     ExprPtr cond = s.expr;
     if (plan_.tapedBranch.count(&s)) cond = pop(branchTapeName(s), Type::of(Scalar::Bool));
-    if (thenRev.empty()) out.push_back(ifStmt(unary("!", cond), elseRev));
+    if (thenRev.empty()) out.push_back(ifStmt(unary(Op::Not, cond), elseRev));
     else out.push_back(ifStmt(cond, thenRev, elseRev));
   }
 
@@ -199,15 +199,15 @@ class ReverseBuilder {
     ExprPtr i = var(loop.counter, loop.counterType);
     ExprPtr one = number(1, loop.counterType);
     ExprPtr last = loop.inclusive ? loop.bound : (loop.increasing ? sub(loop.bound, one) : add(loop.bound, one));
-    ExprPtr cond = binary(loop.increasing ? ">=" : "<=", i, loop.first);
+    ExprPtr cond = binary(loop.increasing ? Op::Ge : Op::Le, i, loop.first);
     if (!loop.step) {
-      out.push_back(forStmt(decl(loop.counter, loop.counterType, last), cond, assign(i, loop.increasing ? "-=" : "+=", one), body));
+      out.push_back(forStmt(decl(loop.counter, loop.counterType, last), cond, assign(i, loop.increasing ? Op::Sub : Op::Add, one), body));
       return;
     }
     // i = a, a + s, ... while i < b: the last value is a + (b - 1 - a) / s * s, when the loop runs at all.
     ExprPtr start = add(loop.first, mul(div(sub(last, loop.first), loop.step), loop.step));
-    StmtPtr reversed = forStmt(decl(loop.counter, loop.counterType, start), cond, assign(i, "-=", loop.step), body);
-    out.push_back(ifStmt(binary(loop.inclusive ? "<=" : "<", loop.first, loop.bound), {reversed}));
+    StmtPtr reversed = forStmt(decl(loop.counter, loop.counterType, start), cond, assign(i, Op::Sub, loop.step), body);
+    out.push_back(ifStmt(binary(loop.inclusive ? Op::Le : Op::Lt, loop.first, loop.bound), {reversed}));
   }
 
   void reverseLoop(const Stmt& s, StmtList& out) {
@@ -215,10 +215,10 @@ class ReverseBuilder {
     if (body.empty()) return;
     replayedLoops_.push_back(&s);
     std::string n = loopName(s);
-    if (plan_.inLoop.count(&s)) out.push_back(assign(var(n, kInt), "=", pop(tapeFor(n, kInt), kInt)));
+    if (plan_.inLoop.count(&s)) out.push_back(assign(var(n, kInt), Op::Assign, pop(tapeFor(n, kInt), kInt)));
     std::string k = "k_L" + std::to_string(s.loc.line);
     ExprPtr kv = var(k, kInt);
-    out.push_back(forStmt(decl(k, kInt, var(n, kInt)), binary(">", kv, number(0, kInt)), assign(kv, "-=", number(1, kInt)), body));
+    out.push_back(forStmt(decl(k, kInt, var(n, kInt)), binary(Op::Gt, kv, number(0, kInt)), assign(kv, Op::Sub, number(1, kInt)), body));
   }
 
   // ---- forward sweep -------------------------------------------------------------------------
@@ -235,7 +235,7 @@ class ReverseBuilder {
       case StmtKind::Decl: forwardDecl(s, nested, out); return;
       case StmtKind::Assign:
         if (skippedBuffers_.count(rootName(*s->lhs))) return;
-        if (plan_.restored.count(s.get()) && usesSavedValue(*s)) out.push_back(at(assign(var(savedName(*s), s->lhs->type.element()), "=", s->lhs), s->loc));
+        if (plan_.restored.count(s.get()) && usesSavedValue(*s)) out.push_back(at(assign(var(savedName(*s), s->lhs->type.element()), Op::Assign, s->lhs), s->loc));
         else if (plan_.restored.count(s.get())) out.push_back(push(tapeFor(rootName(*s->lhs), s->lhs->type), s->lhs));
         out.push_back(s);
         return;
@@ -272,9 +272,9 @@ class ReverseBuilder {
                          "declare the array before the loop");
       out.push_back(push(tapeFor(s->name, s->type), v));
     }
-    if (s->expr) out.push_back(at(assign(v, "=", s->expr), s->loc));
+    if (s->expr) out.push_back(at(assign(v, Op::Assign, s->expr), s->loc));
     for (size_t k = 0; k < s->args.size(); ++k)
-      out.push_back(at(assign(index(v, number(static_cast<double>(k), kInt)), "=", s->args[k]), s->loc));
+      out.push_back(at(assign(index(v, number(static_cast<double>(k), kInt)), Op::Assign, s->args[k]), s->loc));
   }
 
   void forwardLoop(const StmtPtr& s, StmtList& out) {
@@ -286,8 +286,8 @@ class ReverseBuilder {
     }
     ExprPtr n = var(loopName(*s), kInt);
     bool inLoop = plan_.inLoop.count(s.get()) > 0;
-    if (inLoop) out.push_back(assign(n, "=", number(0, kInt)));
-    copy->body.insert(copy->body.begin(), assign(n, "+=", number(1, kInt)));
+    if (inLoop) out.push_back(assign(n, Op::Assign, number(0, kInt)));
+    copy->body.insert(copy->body.begin(), assign(n, Op::Add, number(1, kInt)));
     out.push_back(copy);
     if (inLoop) out.push_back(push(tapeFor(n->text, kInt), n));
   }

@@ -397,7 +397,7 @@ ir::StmtPtr Converter::convertAtomicAdd(const CallExpr* call) {
     fail(call->getSourceRange(), "this atomicAdd is not supported", "add into an array element: atomicAdd(&x[i], v) or atomicAdd(x, v)");
     return nullptr;
   }
-  ir::StmtPtr s = ir::at(ir::assign(target, "+=", convertExpr(call->getArg(1))), loc(call->getBeginLoc()));
+  ir::StmtPtr s = ir::at(ir::assign(target, ir::Op::Add, convertExpr(call->getArg(1))), loc(call->getBeginLoc()));
   s->atomic = true;
   return s;
 }
@@ -411,25 +411,25 @@ ir::ExprPtr Converter::convertAddress(const Expr* e) {
 ir::StmtPtr Converter::convertAssignment(const Expr* e) {
   e = e->IgnoreParens();
   if (const auto* b = dyn_cast<BinaryOperator>(e)) {
-    static const std::set<std::string> ops{"=", "+=", "-=", "*=", "/=", "<<=", ">>=", "&=", "|=", "^="};
-    std::string op = b->getOpcodeStr().str();
-    if (!ops.count(op)) {
-      fail(b->getSourceRange(), "operator '" + op + "' is not supported", "write the operation out with = ");
+    std::optional<ir::Op> op = b->isAssignmentOp() ? irOperator(b->getOpcode()) : std::nullopt;
+    if (!op || *op == ir::Op::Rem) {
+      fail(b->getSourceRange(), "operator '" + b->getOpcodeStr().str() + "' is not supported", "write the operation out with = ");
       return nullptr;
     }
-    if (isPointerAlias(b->getLHS())) return assignPointer(b, b->getLHS(), op, b->getRHS());
+    if (isPointerAlias(b->getLHS())) return assignPointer(b, b->getLHS(), *op, b->getRHS());
     ir::ExprPtr lhs = convertExpr(b->getLHS());
     if (lhs->kind != ir::ExprKind::Var && lhs->kind != ir::ExprKind::Index) {
       fail(b->getLHS()->getSourceRange(), "assignment to this expression is not supported",
            "assign to a variable or an array element");
       return nullptr;
     }
-    return ir::at(ir::assign(lhs, op, convertExpr(b->getRHS())), loc(b->getBeginLoc()));
+    return ir::at(ir::assign(lhs, *op, convertExpr(b->getRHS())), loc(b->getBeginLoc()));
   }
   if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp()) {
-    if (isPointerAlias(u->getSubExpr())) return assignPointer(u, u->getSubExpr(), u->isIncrementOp() ? "+=" : "-=", nullptr);
+    ir::Op op = u->isIncrementOp() ? ir::Op::Add : ir::Op::Sub;
+    if (isPointerAlias(u->getSubExpr())) return assignPointer(u, u->getSubExpr(), op, nullptr);
     ir::ExprPtr target = convertExpr(u->getSubExpr());
-    return ir::at(ir::assign(target, u->isIncrementOp() ? "+=" : "-=", ir::number(1, target->type)),
+    return ir::at(ir::assign(target, op, ir::number(1, target->type)),
                   loc(u->getBeginLoc()));
   }
   return nullptr;
@@ -632,7 +632,7 @@ ir::ExprPtr Converter::convertUnary(const UnaryOperator* u) {
   switch (u->getOpcode()) {
     case UO_Minus: return ir::neg(convertExpr(u->getSubExpr()));
     case UO_Plus: return convertExpr(u->getSubExpr());
-    case UO_LNot: return ir::unary("!", convertExpr(u->getSubExpr()));
+    case UO_LNot: return ir::unary(ir::Op::Not, convertExpr(u->getSubExpr()));
     case UO_Deref: return elementAt(u->getSubExpr(), ir::number(0, ir::Type::integer()));
     case UO_PreInc:
     case UO_PreDec:
@@ -647,16 +647,39 @@ ir::ExprPtr Converter::convertUnary(const UnaryOperator* u) {
   }
 }
 
+std::optional<ir::Op> irOperator(BinaryOperatorKind kind) {
+  switch (kind) {
+    case BO_Assign: return ir::Op::Assign;
+    case BO_Add: case BO_AddAssign: return ir::Op::Add;
+    case BO_Sub: case BO_SubAssign: return ir::Op::Sub;
+    case BO_Mul: case BO_MulAssign: return ir::Op::Mul;
+    case BO_Div: case BO_DivAssign: return ir::Op::Div;
+    case BO_Rem: case BO_RemAssign: return ir::Op::Rem;
+    case BO_Shl: case BO_ShlAssign: return ir::Op::Shl;
+    case BO_Shr: case BO_ShrAssign: return ir::Op::Shr;
+    case BO_And: case BO_AndAssign: return ir::Op::BitAnd;
+    case BO_Or: case BO_OrAssign: return ir::Op::BitOr;
+    case BO_Xor: case BO_XorAssign: return ir::Op::BitXor;
+    case BO_LT: return ir::Op::Lt;
+    case BO_LE: return ir::Op::Le;
+    case BO_GT: return ir::Op::Gt;
+    case BO_GE: return ir::Op::Ge;
+    case BO_EQ: return ir::Op::Eq;
+    case BO_NE: return ir::Op::Ne;
+    case BO_LAnd: return ir::Op::And;
+    case BO_LOr: return ir::Op::Or;
+    default: return std::nullopt;  // the comma operator, pointer-to-member, <=>
+  }
+}
+
 ir::ExprPtr Converter::convertBinary(const BinaryOperator* b) {
-  std::string op = b->getOpcodeStr().str();
   if (b->isAssignmentOp() || b->isCompoundAssignmentOp())
     return unsupportedExpr(b, "assignment inside an expression is not supported", "write the assignment as a statement of its own");
-  static const std::set<std::string> ops{"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||",
-                                         "<<", ">>", "&", "|", "^"};  // the bit operators: integers only
-  if (!ops.count(op)) return unsupportedExpr(b, "operator '" + op + "' is not supported", "");
+  std::optional<ir::Op> op = irOperator(b->getOpcode());
+  if (!op) return unsupportedExpr(b, "operator '" + b->getOpcodeStr().str() + "' is not supported", "");
   if (b->isComparisonOp() && b->getLHS()->getType()->isPointerType()) return comparePointers(b);
   ir::ExprPtr lhs = convertExpr(b->getLHS()), rhs = convertExpr(b->getRHS());
-  return ir::binary(op, lhs, rhs);
+  return ir::binary(*op, lhs, rhs);
 }
 
 ir::ExprPtr Converter::convertCall(const CallExpr* call) {

@@ -26,6 +26,10 @@ namespace adjoint::frontend::detail {
 using namespace clang;
 namespace ir = adjoint::ir;
 
+// The IR's operator for a C++ binary or assignment operator (x += e: Add; x = e: Assign), or
+// nothing for those the IR does not have (the comma operator, pointer-to-member).
+std::optional<ir::Op> irOperator(BinaryOperatorKind kind);
+
 class Converter {
  public:
   explicit Converter(ASTContext& ctx) : ctx_(ctx), sm_(ctx.getSourceManager()), report_(ctx.getDiagnostics()) {}
@@ -108,7 +112,7 @@ class Converter {
   ir::ExprPtr elementAt(const Expr* pointer, ir::ExprPtr index);
   bool isPointerAlias(const Expr* e) const;
   void declarePointer(const VarDecl* vd, ir::StmtList& out);
-  ir::StmtPtr assignPointer(const Expr* whole, const Expr* target, const std::string& op, const Expr* value);
+  ir::StmtPtr assignPointer(const Expr* whole, const Expr* target, ir::Op op, const Expr* value);
   ir::ExprPtr comparePointers(const BinaryOperator* b);
   ir::ExprPtr placeholder() { return ir::number(0, ir::Type::of(ir::Scalar::Double)); }
   ir::ExprPtr unsupportedExpr(const Expr* e, const std::string& what, const std::string& hint);

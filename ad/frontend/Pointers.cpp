@@ -146,21 +146,21 @@ void Converter::declarePointer(const VarDecl* vd, ir::StmtList& out) {
 }
 
 // `row = A + k`, `row += k`, `++row`: the offset moves; the array pointed into must stay the same.
-ir::StmtPtr Converter::assignPointer(const Expr* whole, const Expr* target, const std::string& op, const Expr* value) {
+ir::StmtPtr Converter::assignPointer(const Expr* whole, const Expr* target, ir::Op op, const Expr* value) {
   const auto* vd = cast<VarDecl>(cast<DeclRefExpr>(target->IgnoreParenImpCasts())->getDecl());
   const PointerAlias& alias = pointers_.at(vd);
   ir::ExprPtr offset = ir::var(alias.offset, kOffset);
   ir::SourceLoc at = loc(whole->getBeginLoc());
-  if (op == "+=" || op == "-=")
+  if (op == ir::Op::Add || op == ir::Op::Sub)
     return ir::at(ir::assign(offset, op, value ? convertExpr(value) : ir::number(1, ir::Type::integer())), at);
-  std::optional<PointerValue> p = op == "=" ? pointerValue(value) : std::nullopt;
+  std::optional<PointerValue> p = op == ir::Op::Assign ? pointerValue(value) : std::nullopt;
   if (!p || ir::rootName(*p->base) != ir::rootName(*alias.base)) {
     fail(whole->getSourceRange(),
          "pointer '" + vd->getNameAsString() + "' must keep pointing into '" + ir::rootName(*alias.base) + "'",
          "move a pointer with =, += and -= within the array it was initialized to point into; use another pointer for another array");
     return nullptr;
   }
-  return ir::at(ir::assign(offset, "=", p->offset ? p->offset : ir::number(0, kOffset)), at);
+  return ir::at(ir::assign(offset, ir::Op::Assign, p->offset ? p->offset : ir::number(0, kOffset)), at);
 }
 
 // `p != end` for two pointers into the same array compares their offsets.
@@ -169,7 +169,7 @@ ir::ExprPtr Converter::comparePointers(const BinaryOperator* b) {
   if (!l || !r || ir::rootName(*l->base) != ir::rootName(*r->base))
     return unsupportedExpr(b, "only pointers into the same array can be compared", kPointerHint);
   ir::ExprPtr zero = ir::number(0, kOffset);
-  return ir::binary(b->getOpcodeStr().str(), l->offset ? l->offset : zero, r->offset ? r->offset : zero);
+  return ir::binary(*irOperator(b->getOpcode()), l->offset ? l->offset : zero, r->offset ? r->offset : zero);
 }
 
 }  // namespace adjoint::frontend::detail

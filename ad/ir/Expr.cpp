@@ -17,6 +17,12 @@ ExprPtr make(ExprKind kind, const Type& type, std::string text, std::vector<Expr
   return e;
 }
 
+ExprPtr makeOp(ExprKind kind, const Type& type, Op op, std::vector<ExprPtr> operands) {
+  ExprPtr e = make(kind, type, "", std::move(operands));
+  std::const_pointer_cast<Expr>(e)->op = op;
+  return e;
+}
+
 // The type of a binary arithmetic result: double wins over float wins over int.
 Type arithmeticType(const Type& a, const Type& b) {
   auto rank = [](const Type& t) {
@@ -85,27 +91,27 @@ ExprPtr index(ExprPtr base, ExprPtr idx) {
   return make(ExprKind::Index, t, "", {std::move(base), std::move(idx)});
 }
 
-ExprPtr unary(const std::string& op, ExprPtr e) {
-  if (op == "-") return neg(std::move(e));
-  if (op == "!" && e->kind == ExprKind::Unary && e->text == "!") return e->operands[0];
+ExprPtr unary(Op op, ExprPtr e) {
+  if (op == Op::Neg) return neg(std::move(e));
+  if (op == Op::Not && isOp(*e, Op::Not)) return e->operands[0];
   bool integral = e->kind == ExprKind::Binary && !e->operands[0]->type.isFloating() && !e->operands[1]->type.isFloating();
-  if (op == "!" && integral && isComparison(e->text)) {
+  if (op == Op::Not && integral && isComparison(e->op)) {
     // !(a < b) is a >= b for integers; not for floats, where NaN makes both comparisons false.
-    static const char* const negated[][2] = {{"<", ">="}, {"<=", ">"}, {">", "<="}, {">=", "<"}, {"==", "!="}, {"!=", "=="}};
+    static const Op negated[][2] = {{Op::Lt, Op::Ge}, {Op::Le, Op::Gt}, {Op::Gt, Op::Le}, {Op::Ge, Op::Lt}, {Op::Eq, Op::Ne}, {Op::Ne, Op::Eq}};
     for (const auto& pair : negated)
-      if (e->text == pair[0]) return binary(pair[1], e->operands[0], e->operands[1]);
+      if (e->op == pair[0]) return binary(pair[1], e->operands[0], e->operands[1]);
   }
-  Type t = op == "!" ? Type::of(Scalar::Bool) : op == "*" ? e->type.element() : e->type;
-  return make(ExprKind::Unary, t, op, {std::move(e)});
+  Type t = op == Op::Not ? Type::of(Scalar::Bool) : op == Op::Deref ? e->type.element() : e->type;
+  return makeOp(ExprKind::Unary, t, op, {std::move(e)});
 }
 
-ExprPtr binary(const std::string& op, ExprPtr a, ExprPtr b) {
-  if (op == "+") return add(std::move(a), std::move(b));
-  if (op == "-") return sub(std::move(a), std::move(b));
-  if (op == "*") return mul(std::move(a), std::move(b));
-  if (op == "/") return div(std::move(a), std::move(b));
+ExprPtr binary(Op op, ExprPtr a, ExprPtr b) {
+  if (op == Op::Add) return add(std::move(a), std::move(b));
+  if (op == Op::Sub) return sub(std::move(a), std::move(b));
+  if (op == Op::Mul) return mul(std::move(a), std::move(b));
+  if (op == Op::Div) return div(std::move(a), std::move(b));
   Type t = isComparison(op) || isLogical(op) ? Type::of(Scalar::Bool) : arithmeticType(a->type, b->type);
-  return make(ExprKind::Binary, t, op, {std::move(a), std::move(b)});
+  return makeOp(ExprKind::Binary, t, op, {std::move(a), std::move(b)});
 }
 
 ExprPtr call(const std::string& callee, std::vector<ExprPtr> args, const Type& type) {
@@ -127,13 +133,13 @@ ExprPtr cast(const Type& type, ExprPtr e) {
 // (x + c1) + c2 and (x - c1) + c2 with integer literals c1, c2: one literal, as in `n - 2`.
 // (Not for floating types, where regrouping would change the rounding.)
 static ExprPtr foldOffsets(const ExprPtr& a, double c, const Type& t) {
-  bool offset = t.scalar == Scalar::Int && a->kind == ExprKind::Binary && (a->text == "+" || a->text == "-") &&
+  bool offset = t.scalar == Scalar::Int && (isOp(*a, Op::Add) || isOp(*a, Op::Sub)) &&
                 a->operands[1]->kind == ExprKind::Number;
   if (!offset) return nullptr;
-  double total = (a->text == "+" ? a->operands[1]->value : -a->operands[1]->value) + c;
+  double total = (a->op == Op::Add ? a->operands[1]->value : -a->operands[1]->value) + c;
   if (total == 0) return cast(t, a->operands[0]);
-  return total > 0 ? make(ExprKind::Binary, t, "+", {a->operands[0], number(total, t)})
-                   : make(ExprKind::Binary, t, "-", {a->operands[0], number(-total, t)});
+  return total > 0 ? makeOp(ExprKind::Binary, t, Op::Add, {a->operands[0], number(total, t)})
+                   : makeOp(ExprKind::Binary, t, Op::Sub, {a->operands[0], number(-total, t)});
 }
 
 ExprPtr member(ExprPtr base, const std::string& field) {
@@ -151,9 +157,9 @@ ExprPtr add(ExprPtr a, ExprPtr b) {
   if (bothNumbers(a, b)) return number(a->value + b->value, t);
   if (isZero(a)) return cast(t, std::move(b));
   if (isZero(b)) return cast(t, std::move(a));
-  if (b->kind == ExprKind::Unary && b->text == "-") return sub(std::move(a), b->operands[0]);
+  if (isOp(*b, Op::Neg)) return sub(std::move(a), b->operands[0]);
   if (sameExpr(*a, *b)) return mul(number(2, t), std::move(a));
-  return make(ExprKind::Binary, t, "+", {std::move(a), std::move(b)});
+  return makeOp(ExprKind::Binary, t, Op::Add, {std::move(a), std::move(b)});
 }
 
 ExprPtr sub(ExprPtr a, ExprPtr b) {
@@ -163,8 +169,8 @@ ExprPtr sub(ExprPtr a, ExprPtr b) {
   if (bothNumbers(a, b)) return number(a->value - b->value, t);
   if (isZero(b)) return cast(t, std::move(a));
   if (isZero(a)) return cast(t, neg(std::move(b)));
-  if (b->kind == ExprKind::Unary && b->text == "-") return add(std::move(a), b->operands[0]);
-  return make(ExprKind::Binary, t, "-", {std::move(a), std::move(b)});
+  if (isOp(*b, Op::Neg)) return add(std::move(a), b->operands[0]);
+  return makeOp(ExprKind::Binary, t, Op::Sub, {std::move(a), std::move(b)});
 }
 
 ExprPtr mul(ExprPtr a, ExprPtr b) {
@@ -175,34 +181,34 @@ ExprPtr mul(ExprPtr a, ExprPtr b) {
   if (isOne(b)) return cast(t, std::move(a));
   if (isNumber(a, -1)) return cast(t, neg(std::move(b)));
   if (isNumber(b, -1)) return cast(t, neg(std::move(a)));
-  bool negA = a->kind == ExprKind::Unary && a->text == "-";
-  bool negB = b->kind == ExprKind::Unary && b->text == "-";
+  bool negA = isOp(*a, Op::Neg);
+  bool negB = isOp(*b, Op::Neg);
   if (negA && negB) return mul(a->operands[0], b->operands[0]);
   // x * (1 / y) reads better as x / y.
-  if (b->kind == ExprKind::Binary && b->text == "/" && isOne(b->operands[0])) return div(std::move(a), b->operands[1]);
+  if (isOp(*b, Op::Div) && isOne(b->operands[0])) return div(std::move(a), b->operands[1]);
   if (negA) return neg(mul(a->operands[0], std::move(b)));
   if (negB) return neg(mul(std::move(a), b->operands[0]));
-  return make(ExprKind::Binary, t, "*", {std::move(a), std::move(b)});
+  return makeOp(ExprKind::Binary, t, Op::Mul, {std::move(a), std::move(b)});
 }
 
 ExprPtr div(ExprPtr a, ExprPtr b) {
   Type t = arithmeticType(a->type, b->type);
   if (isZero(a)) return number(0, t);
   if (isOne(b)) return cast(t, std::move(a));
-  if (a->kind == ExprKind::Unary && a->text == "-") return neg(div(a->operands[0], std::move(b)));
-  return make(ExprKind::Binary, t, "/", {std::move(a), std::move(b)});
+  if (isOp(*a, Op::Neg)) return neg(div(a->operands[0], std::move(b)));
+  return makeOp(ExprKind::Binary, t, Op::Div, {std::move(a), std::move(b)});
 }
 
 ExprPtr neg(ExprPtr a) {
   if (a->kind == ExprKind::Number) return number(-a->value, a->type);
-  if (a->kind == ExprKind::Unary && a->text == "-") return a->operands[0];
+  if (isOp(*a, Op::Neg)) return a->operands[0];
   Type t = a->type;
-  return make(ExprKind::Unary, t, "-", {std::move(a)});
+  return makeOp(ExprKind::Unary, t, Op::Neg, {std::move(a)});
 }
 
 ExprPtr deref(ExprPtr pointer) {
   Type t = pointer->type.element();
-  return make(ExprKind::Unary, t, "*", {std::move(pointer)});
+  return makeOp(ExprKind::Unary, t, Op::Deref, {std::move(pointer)});
 }
 
 bool isZero(const ExprPtr& e) { return e->kind == ExprKind::Number && e->value == 0; }
@@ -214,21 +220,29 @@ bool endsWith(const std::string& name, const std::string& suffix) {
 
 bool isBarrier(const Expr& e) { return e.kind == ExprKind::Call && (e.text == "__syncthreads" || e.text == "__syncwarp"); }
 
-bool isComparison(const std::string& op) {
-  return op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=";
+bool isComparison(Op op) {
+  return op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge || op == Op::Eq || op == Op::Ne;
 }
-bool isLogical(const std::string& op) { return op == "&&" || op == "||"; }
-std::string compoundOperator(const std::string& assignment) { return assignment.substr(0, assignment.size() - 1); }
+bool isLogical(Op op) { return op == Op::And || op == Op::Or; }
+bool isOp(const Expr& e, Op op) { return (e.kind == ExprKind::Unary || e.kind == ExprKind::Binary) && e.op == op; }
+
+const char* spelling(Op op) {
+  static const char* const spellings[] = {"=", "+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||",
+                                          "<<", ">>", "&", "|", "^", "-", "!", "*", "&"};
+  return spellings[static_cast<int>(op)];
+}
+
+std::string assignmentSpelling(Op op) { return op == Op::Assign ? "=" : std::string(spelling(op)) + "="; }
 
 const std::string& rootName(const Expr& lvalue) {
   const Expr* e = &lvalue;
-  while (e->kind == ExprKind::Index || e->kind == ExprKind::Member || (e->kind == ExprKind::Unary && e->text == "*"))
+  while (e->kind == ExprKind::Index || e->kind == ExprKind::Member || isOp(*e, Op::Deref))
     e = e->operands[0].get();
   return e->text;
 }
 
 bool sameExpr(const Expr& a, const Expr& b) {
-  if (a.kind != b.kind || a.text != b.text || a.operands.size() != b.operands.size()) return false;
+  if (a.kind != b.kind || a.text != b.text || a.op != b.op || a.operands.size() != b.operands.size()) return false;
   if (a.kind == ExprKind::Number && a.value != b.value) return false;
   for (size_t i = 0; i < a.operands.size(); ++i)
     if (!sameExpr(*a.operands[i], *b.operands[i])) return false;

@@ -11,13 +11,27 @@
 
 namespace adjoint::ir {
 
+// The operators of unary and binary expressions, and of assignments (Stmt::op).
+enum class Op : unsigned char {
+  Assign,                            // a plain assignment (statements only): x = e
+  Add, Sub, Mul, Div, Rem,           // + - * / %
+  Lt, Le, Gt, Ge, Eq, Ne,            // < <= > >= == !=
+  And, Or,                           // && ||
+  Shl, Shr, BitAnd, BitOr, BitXor,   // << >> & | ^ (integers)
+  Neg, Not, Deref, AddressOf,        // -e !e *p &x
+};
+// How C++ spells the operator: "+", "<<", "-" for Neg, "&" for AddressOf ("=" for Assign).
+const char* spelling(Op op);
+// How C++ spells the assignment with this operator: "=", "+=", "<<=".
+std::string assignmentSpelling(Op op);
+
 enum class ExprKind {
   Number,  // floating or integer literal; text holds its spelling, value its value
   Bool,    // true / false
   Var,     // a named variable or parameter
   Index,   // operands[0][operands[1]]
-  Unary,   // text is the operator: "-", "!", "*" (dereference of a pointer to one value)
-  Binary,  // text is the operator: + - * / % < <= > >= == != && ||
+  Unary,   // op: Neg, Not, Deref (of a pointer to one value), AddressOf
+  Binary,  // op: Add ... BitXor
   Call,    // text is the callee as emitted; math functions are spelled "std::sin", "std::pow", ...
   Select,  // operands[0] ? operands[1] : operands[2]
   Cast,    // (type) operands[0]
@@ -30,7 +44,8 @@ using ExprPtr = std::shared_ptr<const Expr>;
 struct Expr {
   ExprKind kind;
   Type type;
-  std::string text;
+  Op op = Op::Assign;  // Unary and Binary only
+  std::string text;    // a Number's spelling, a Var's name, a Call's callee, a Member's field
   double value = 0;
   std::vector<ExprPtr> operands;
 };
@@ -41,8 +56,8 @@ ExprPtr integerLiteral(double value, const Type& type, std::string spelling);
 ExprPtr boolean(bool value);
 ExprPtr var(const std::string& name, const Type& type);
 ExprPtr index(ExprPtr base, ExprPtr idx);
-ExprPtr unary(const std::string& op, ExprPtr e);
-ExprPtr binary(const std::string& op, ExprPtr a, ExprPtr b);
+ExprPtr unary(Op op, ExprPtr e);
+ExprPtr binary(Op op, ExprPtr a, ExprPtr b);
 ExprPtr call(const std::string& callee, std::vector<ExprPtr> args, const Type& type);
 ExprPtr select(ExprPtr cond, ExprPtr a, ExprPtr b);
 ExprPtr cast(const Type& type, ExprPtr e);
@@ -58,10 +73,10 @@ ExprPtr deref(ExprPtr pointer);
 
 bool isZero(const ExprPtr& e);
 bool isOne(const ExprPtr& e);
-bool isComparison(const std::string& op);
-// The binary operator of a compound assignment: "+" for "+=", "<<" for "<<=".
-std::string compoundOperator(const std::string& assignment);
-bool isLogical(const std::string& op);
+bool isComparison(Op op);
+bool isLogical(Op op);
+// Whether e is the unary or binary expression `op ...`.
+bool isOp(const Expr& e, Op op);
 // The variable an lvalue (x, x[i], s.f, *p) names.
 const std::string& rootName(const Expr& lvalue);
 // Whether `name` ends with `suffix`: how derivative names (x_bar, x_dot) are told apart.

@@ -39,7 +39,7 @@ const Rule* Module::rule(const std::string& callee) const {
 bool Module::isPureCall(const Expr& call) const {
   if (call.kind != ExprKind::Call || !rule(call.text)) return false;
   for (const ExprPtr& arg : call.operands)
-    if (arg->type.pointer || arg->type.arraySize > 0 || (arg->kind == ExprKind::Unary && arg->text == "&")) return false;
+    if (arg->type.pointer || arg->type.arraySize > 0 || isOp(*arg, Op::AddressOf)) return false;
   return true;
 }
 

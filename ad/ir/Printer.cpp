@@ -12,16 +12,24 @@ int precedence(const Expr& e) {
   switch (e.kind) {
     case ExprKind::Select: return 1;
     case ExprKind::Binary:
-      if (e.text == "||") return 2;
-      if (e.text == "&&") return 3;
-      if (e.text == "|") return 4;
-      if (e.text == "^") return 5;
-      if (e.text == "&") return 6;
-      if (e.text == "==" || e.text == "!=") return 7;
-      if (isComparison(e.text)) return 8;
-      if (e.text == "<<" || e.text == ">>") return 9;
-      if (e.text == "+" || e.text == "-") return 10;
-      return 11;  // * / %
+      switch (e.op) {
+        case Op::Or: return 2;
+        case Op::And: return 3;
+        case Op::BitOr: return 4;
+        case Op::BitXor: return 5;
+        case Op::BitAnd: return 6;
+        case Op::Eq:
+        case Op::Ne: return 7;
+        case Op::Lt:
+        case Op::Le:
+        case Op::Gt:
+        case Op::Ge: return 8;
+        case Op::Shl:
+        case Op::Shr: return 9;
+        case Op::Add:
+        case Op::Sub: return 10;
+        default: return 11;  // * / %
+      }
     case ExprKind::Unary:
     case ExprKind::Cast: return kUnary;
     default: return kPrimary;
@@ -42,14 +50,14 @@ std::string print(const Expr& e) {
     case ExprKind::Bool:
     case ExprKind::Var: return e.text;
     case ExprKind::Index: return wrap(*e.operands[0], kPrimary) + "[" + print(*e.operands[1]) + "]";
-    case ExprKind::Unary: return e.text + wrap(*e.operands[0], kUnary);
+    case ExprKind::Unary: return spelling(e.op) + wrap(*e.operands[0], kUnary);
     case ExprKind::Binary: {
       int p = precedence(e);
       // Compilers ask for parentheses around arithmetic inside bit operators and shifts.
       bool bits = p >= 4 && p <= 9 && p != 7 && p != 8;
       int left = bits ? kUnary : p, right = bits ? kUnary : p + 1;
       // Left-associative: the right operand needs parentheses at equal precedence.
-      return wrap(*e.operands[0], left) + " " + e.text + " " + wrap(*e.operands[1], right);
+      return wrap(*e.operands[0], left) + " " + spelling(e.op) + " " + wrap(*e.operands[1], right);
     }
     case ExprKind::Call: {
       std::string s = e.text + "(";
@@ -104,10 +112,10 @@ class StmtPrinter {
   static std::string assignText(const Stmt& s) {
     if (s.atomic) return "atomicAdd(&" + print(*s.lhs) + ", " + print(*s.expr) + ")";
     if (s.expr->kind == ExprKind::Number && s.expr->value == 1 && s.lhs->type.scalar == Scalar::Int) {
-      if (s.op == "+=") return "++" + print(*s.lhs);
-      if (s.op == "-=") return "--" + print(*s.lhs);
+      if (s.op == Op::Add) return "++" + print(*s.lhs);
+      if (s.op == Op::Sub) return "--" + print(*s.lhs);
     }
-    return print(*s.lhs) + " " + s.op + " " + print(*s.expr);
+    return print(*s.lhs) + " " + assignmentSpelling(s.op) + " " + print(*s.expr);
   }
 
   void block(const StmtList& body, int indent, const std::string& head, const std::string& tail = "}") {

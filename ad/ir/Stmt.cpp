@@ -34,7 +34,7 @@ StmtPtr decl(const std::string& name, const Type& type, ExprPtr init) {
   return s;
 }
 
-StmtPtr assign(ExprPtr lhs, const std::string& op, ExprPtr rhs) {
+StmtPtr assign(ExprPtr lhs, Op op, ExprPtr rhs) {
   auto s = make(StmtKind::Assign);
   s->lhs = std::move(lhs);
   s->op = op;

@@ -18,7 +18,7 @@ struct SourceLoc {
 enum class StmtKind {
   Block,     // body
   Decl,      // type name [= init]  (init may be null; arrays: type.arraySize, inits in `args`)
-  Assign,    // lhs op rhs, op one of = += -= *= /=
+  Assign,    // lhs op= rhs (op Assign for a plain =)
   Eval,      // expr;  (a call evaluated for its effects)
   If,        // if (expr) body else elseBody
   For,       // for (init; expr; step) body
@@ -46,7 +46,7 @@ struct Stmt {
   std::string name;  // Decl
   Type type;         // Decl
   ExprPtr lhs;       // Assign
-  std::string op;    // Assign
+  Op op = Op::Assign;  // Assign: Assign for =, Add for +=, ...
   bool atomic = false;  // Assign: atomicAdd(&lhs, expr) (op +=) in a CUDA kernel
   ExprPtr expr;      // Decl init, Assign rhs, Eval, If/loop condition, Return value
   std::vector<ExprPtr> args;  // Decl of an array: its initializer list
@@ -58,7 +58,7 @@ struct Stmt {
 
 StmtPtr block(StmtList body);
 StmtPtr decl(const std::string& name, const Type& type, ExprPtr init);
-StmtPtr assign(ExprPtr lhs, const std::string& op, ExprPtr rhs);
+StmtPtr assign(ExprPtr lhs, Op op, ExprPtr rhs);
 StmtPtr eval(ExprPtr e);
 StmtPtr ifStmt(ExprPtr cond, StmtList then, StmtList otherwise = {});
 StmtPtr forStmt(StmtPtr init, ExprPtr cond, StmtPtr step, StmtList body);

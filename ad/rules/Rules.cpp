@@ -6,18 +6,18 @@ namespace adjoint::rules {
 
 using namespace ir;
 
-ExprPtr operatorPartial(const std::string& op, const ExprPtr& a, const ExprPtr& b, int i) {
+ExprPtr operatorPartial(Op op, const ExprPtr& a, const ExprPtr& b, int i) {
   Type t = (i == 0 ? a : b)->type;
   if (!t.isFloating()) t = (i == 0 ? b : a)->type;
   ExprPtr one = number(1, t);
   // d(a + b)/da = 1;  d(a + b)/db = 1
-  if (op == "+") return one;
+  if (op == Op::Add) return one;
   // d(a - b)/da = 1;  d(a - b)/db = -1
-  if (op == "-") return i == 0 ? one : neg(one);
+  if (op == Op::Sub) return i == 0 ? one : neg(one);
   // d(a * b)/da = b;  d(a * b)/db = a
-  if (op == "*") return i == 0 ? b : a;
+  if (op == Op::Mul) return i == 0 ? b : a;
   // d(a / b)/da = 1 / b;  d(a / b)/db = -a / b^2
-  if (op == "/") return i == 0 ? div(one, b) : neg(div(a, mul(b, b)));
+  if (op == Op::Div) return i == 0 ? div(one, b) : neg(div(a, mul(b, b)));
   return nullptr;
 }
 
@@ -38,8 +38,8 @@ ExprPtr instantiate(const ExprPtr& e, const std::map<std::string, ExprPtr>& args
   for (const ExprPtr& op : e->operands) ops.push_back(instantiate(op, args, floating));
   switch (e->kind) {
     case ExprKind::Index: return index(ops[0], ops[1]);
-    case ExprKind::Unary: return unary(e->text, ops[0]);
-    case ExprKind::Binary: return binary(e->text, ops[0], ops[1]);
+    case ExprKind::Unary: return unary(e->op, ops[0]);
+    case ExprKind::Binary: return binary(e->op, ops[0], ops[1]);
     case ExprKind::Select: return select(ops[0], ops[1], ops[2]);
     case ExprKind::Cast: return e->type.isFloating() ? cast(floating, ops[0]) : cast(e->type, ops[0]);
     case ExprKind::Call: {

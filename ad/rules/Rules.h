@@ -14,7 +14,7 @@ namespace adjoint::rules {
 
 // The partial derivative of `a op b` with respect to operand i (0: a, 1: b), for op one of
 // + - * /; null for operators without a derivative (comparisons, logic, %).
-ir::ExprPtr operatorPartial(const std::string& op, const ir::ExprPtr& a, const ir::ExprPtr& b, int i);
+ir::ExprPtr operatorPartial(ir::Op op, const ir::ExprPtr& a, const ir::ExprPtr& b, int i);
 
 // The partial derivative of `call` (a call of a function with a rule) with respect to argument i:
 // the rule's expression with the call's arguments in place of its parameters, and floating

@@ -15,7 +15,7 @@ TEST_CASE("what depends on the differentiated parameters varies; constants and i
   ExprPtr x = var("x", kDouble), c = var("c", kDouble), n = var("n", kInt);
   f.params = {{"x", kDouble}, {"c", kDouble}, {"n", kInt}};
   f.body = {decl("u", kDouble, mul(x, c)), decl("k", kDouble, mul(c, c)), decl("v", kDouble, var("k", kDouble)),
-            assign(var("v", kDouble), "+=", var("u", kDouble))};
+            assign(var("v", kDouble), Op::Add, var("u", kDouble))};
   Module m;
   std::set<std::string> varied = variedVariables(f, {"x"}, m);
   CHECK(varied.count("u"));
@@ -53,7 +53,7 @@ TEST_CASE("arrays a call writes through its pointers are written, and vary with 
 
 TEST_CASE("an update does not read the array it updates; its index and value do") {
   ExprPtr y = var("y", kDouble.pointerTo(false)), i = var("i", kInt), b = var("b", kDouble.pointerTo(true));
-  StmtList body{assign(index(y, i), "+=", index(b, i))};
+  StmtList body{assign(index(y, i), Op::Add, index(b, i))};
   std::set<std::string> reads = readVariablesBesidesUpdates(body);
   CHECK(reads == std::set<std::string>{"b", "i"});
   CHECK(readVariables(body).count("y"));

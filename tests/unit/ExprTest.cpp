@@ -30,7 +30,7 @@ TEST_CASE("printer parenthesizes by precedence") {
   CHECK(print(*sub(x(), sub(y(), x()))) == "x - (y - x)");
   CHECK(print(*div(x(), mul(y(), y()))) == "x / (y * y)");
   CHECK(print(*neg(add(x(), y()))) == "-(x + y)");
-  CHECK(print(*select(binary("<", x(), y()), x(), y())) == "x < y ? x : y");
+  CHECK(print(*select(binary(Op::Lt, x(), y()), x(), y())) == "x < y ? x : y");
 }
 
 TEST_CASE("numbers print in their shortest exact form") {
@@ -48,8 +48,15 @@ TEST_CASE("rootName and reads see through indexing") {
   CHECK_FALSE(reads(e, "j"));
 }
 
-TEST_CASE("a compound assignment's operator is all of it but the =") {
-  CHECK(compoundOperator("+=") == "+");
-  CHECK(compoundOperator("<<=") == "<<");
-  CHECK(compoundOperator(">>=") == ">>");
+TEST_CASE("operators are spelled as C++ spells them, in expressions and assignments") {
+  CHECK(std::string(spelling(Op::Shl)) == "<<");
+  CHECK(assignmentSpelling(Op::Shl) == "<<=");
+  CHECK(assignmentSpelling(Op::Assign) == "=");
+  CHECK(print(*unary(Op::AddressOf, x())) == "&x");
+  CHECK(print(*unary(Op::Neg, x())) == "-x");
+  ExprPtr n = var("n", Type::integer());
+  CHECK(print(*binary(Op::Shr, n, binary(Op::Add, n, number(1, Type::integer())))) == "n >> (n + 1)");
+  // Shifts keep their own operator: x <<= 2 is x = x << 2, not x < 2.
+  StmtPtr s = assign(n, Op::Shl, number(2, Type::integer()));
+  CHECK(print(StmtList{s}) == "n <<= 2;\n");
 }

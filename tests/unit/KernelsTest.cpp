@@ -32,7 +32,7 @@ ExprPtr builtin(const char* name) { return var(name, kUnsigned); }
 
 // int i = blockIdx.x * blockDim.x + threadIdx.x;
 StmtPtr globalIndex(const char* name) {
-  return decl(name, kInt, cast(kInt, binary("+", binary("*", builtin("blockIdx.x"), builtin("blockDim.x")), builtin("threadIdx.x"))));
+  return decl(name, kInt, cast(kInt, binary(Op::Add, binary(Op::Mul, builtin("blockIdx.x"), builtin("blockDim.x")), builtin("threadIdx.x"))));
 }
 
 Function kernel(StmtList body) {
@@ -51,13 +51,13 @@ Function kernel(StmtList body) {
 
 TEST_CASE("the global thread index and its shifts are injective over the grid; threadIdx.x only over a block") {
   ExprPtr i = var("i", kInt), n = var("n", kInt);
-  Function f = kernel({globalIndex("i"), decl("j", kInt, binary("+", i, n)), decl("t", kInt, cast(kInt, builtin("threadIdx.x")))});
+  Function f = kernel({globalIndex("i"), decl("j", kInt, binary(Op::Add, i, n)), decl("t", kInt, cast(kInt, builtin("threadIdx.x")))});
   analysis::ThreadIndexing threads(f);
   CHECK(threads.spread(i) == Spread::GridInjective);
   CHECK(threads.spread(var("j", kInt)) == Spread::GridInjective);
-  CHECK(threads.spread(binary("*", i, number(2, kInt))) == Spread::GridInjective);
+  CHECK(threads.spread(binary(Op::Mul, i, number(2, kInt))) == Spread::GridInjective);
   CHECK(threads.spread(var("t", kInt)) == Spread::BlockInjective);
-  CHECK(threads.spread(binary("*", i, i)) == Spread::Varying);
+  CHECK(threads.spread(binary(Op::Mul, i, i)) == Spread::Varying);
   CHECK(threads.spread(n) == Spread::Uniform);
   CHECK(threads.spread(number(0, kInt)) == Spread::Uniform);
 }
@@ -72,9 +72,9 @@ TEST_CASE("reading threadIdx.y gives up injectivity: the launch may not be one-d
 TEST_CASE("adjoints are added plainly, summed per block, or atomically, and the choice is commented") {
   ExprPtr i = var("i", kInt), xbar = var("x_bar", kFloats), abar = var("a_bar", kFloats), v = var("v", kFloat);
   Function f = kernel({globalIndex("i"), decl("v", kFloat, number(1, kFloat)),
-                       assign(index(xbar, i), "+=", v),                                   // injective
-                       assign(index(abar, number(0, kInt)), "+=", v),                     // uniform
-                       assign(index(xbar, binary("+", i, number(1, kInt))), "+=", v)});  // x_bar used at two indices
+                       assign(index(xbar, i), Op::Add, v),                                   // injective
+                       assign(index(abar, number(0, kInt)), Op::Add, v),                     // uniform
+                       assign(index(xbar, binary(Op::Add, i, number(1, kInt))), Op::Add, v)});  // x_bar used at two indices
   transforms::parallelizeAdjoints(f, false);
   std::string text = print(f.body);
   CHECK(text.find("a_bar_sum += v;") != std::string::npos);
@@ -98,7 +98,7 @@ TEST_CASE("adjoints are added plainly, summed per block, or atomically, and the 
 
 TEST_CASE("one index per adjoint array, injective: a plain +=") {
   ExprPtr i = var("i", kInt), xbar = var("x_bar", kFloats);
-  Function f = kernel({globalIndex("i"), assign(index(xbar, i), "+=", number(2, kFloat)), assign(index(xbar, i), "*=", number(3, kFloat))});
+  Function f = kernel({globalIndex("i"), assign(index(xbar, i), Op::Add, number(2, kFloat)), assign(index(xbar, i), Op::Mul, number(3, kFloat))});
   transforms::parallelizeAdjoints(f, false);
   CHECK(print(f.body).find("// x[i]: index injective over threads: plain +=\nx_bar[i] += 2.0f;") != std::string::npos);
   CHECK(f.needsOneDimensionalLaunch);
@@ -107,14 +107,14 @@ TEST_CASE("one index per adjoint array, injective: a plain +=") {
 TEST_CASE("--deterministic rejects an adjoint that needs a floating-point atomic") {
   ExprPtr xbar = var("x_bar", kFloats);
   ExprPtr j = index(var("idx", Type::integer().pointerTo(true)), cast(kInt, builtin("threadIdx.x")));
-  Function f = kernel({assign(index(xbar, j), "+=", number(1, kFloat))});
+  Function f = kernel({assign(index(xbar, j), Op::Add, number(1, kFloat))});
   CHECK_THROWS_AS(transforms::parallelizeAdjoints(f, true), Diagnostic);
 }
 
 TEST_CASE("a halving loop becomes a counted loop that recomputes its counter") {
   Function f = kernel({});
   ExprPtr s = var("s", kInt);
-  f.body = {forStmt(decl("s", kInt, number(16, kInt)), binary(">", s, number(0, kInt)), assign(s, ">>=", number(1, kInt)),
+  f.body = {forStmt(decl("s", kInt, number(16, kInt)), binary(Op::Gt, s, number(0, kInt)), assign(s, Op::Shr, number(1, kInt)),
                     {eval(call("__syncthreads", {}, Type::of(Scalar::Void)))})};
   transforms::countHalvingLoops(f);
   CHECK(print(f.body) ==
@@ -127,8 +127,8 @@ TEST_CASE("a halving loop becomes a counted loop that recomputes its counter") {
 
 TEST_CASE("a seed's zeroing store waits until the end of its block, unless something after it needs it there") {
   ExprPtr i = var("i", kInt), xbar = var("x_bar", kFloats), abar = var("a_bar", kFloats), v = var("v", kFloat);
-  auto zero = [&] { return assign(index(abar, i), "=", number(0, kFloat)); };
-  auto add = [&] { return assign(index(xbar, i), "+=", v); };
+  auto zero = [&] { return assign(index(abar, i), Op::Assign, number(0, kFloat)); };
+  auto add = [&] { return assign(index(xbar, i), Op::Add, v); };
   Function moved = kernel({globalIndex("i"), decl("v", kFloat, index(abar, i)), zero(), add()});
   transforms::sinkSeedZeroing(moved);
   std::string text = print(moved.body);
@@ -137,8 +137,8 @@ TEST_CASE("a seed's zeroing store waits until the end of its block, unless somet
 
   Function readAgain = kernel({globalIndex("i"), zero(), decl("v", kFloat, index(abar, i)), add()});
   Function barrier = kernel({globalIndex("i"), zero(), eval(call("__syncthreads", {}, Type::of(Scalar::Void))), add()});
-  Function indexChanges = kernel({globalIndex("i"), decl("v", kFloat, number(1, kFloat)), zero(), assign(i, "+=", number(1, kInt))});
-  Function leaves = kernel({globalIndex("i"), zero(), ifStmt(binary(">", i, var("n", kInt)), {ret(nullptr)}), add()});
+  Function indexChanges = kernel({globalIndex("i"), decl("v", kFloat, number(1, kFloat)), zero(), assign(i, Op::Add, number(1, kInt))});
+  Function leaves = kernel({globalIndex("i"), zero(), ifStmt(binary(Op::Gt, i, var("n", kInt)), {ret(nullptr)}), add()});
   for (Function* f : {&readAgain, &barrier, &indexChanges, &leaves}) {
     std::string before = print(f->body);
     transforms::sinkSeedZeroing(*f);

@@ -40,8 +40,8 @@ Module logSumExp() {
   f.returnType = kDouble;
   f.params = {{"x", kDouble.pointerTo(true)}, {"n", kInt}};
   f.body = {decl("acc", kDouble, number(0, kDouble)),
-            forStmt(decl("i", kInt, number(0, kInt)), binary("<", i, var("n", kInt)), assign(i, "+=", number(1, kInt)),
-                    {assign(acc, "+=", call("std::exp", {index(x, i)}, kDouble))}),
+            forStmt(decl("i", kInt, number(0, kInt)), binary(Op::Lt, i, var("n", kInt)), assign(i, Op::Add, number(1, kInt)),
+                    {assign(acc, Op::Add, call("std::exp", {index(x, i)}, kDouble))}),
             ret(call("std::log", {acc}, kDouble))};
   Module m;
   m.functions.push_back(f);
@@ -57,8 +57,8 @@ Module iteratedSine() {
   f.returnType = kDouble;
   f.params = {{"x", kDouble}, {"n", kInt}};
   f.body = {decl("v", kDouble, var("x", kDouble)),
-            forStmt(decl("i", kInt, number(0, kInt)), binary("<", i, var("n", kInt)), assign(i, "+=", number(1, kInt)),
-                    {assign(v, "=", call("std::sin", {v}, kDouble))}),
+            forStmt(decl("i", kInt, number(0, kInt)), binary(Op::Lt, i, var("n", kInt)), assign(i, Op::Add, number(1, kInt)),
+                    {assign(v, Op::Assign, call("std::sin", {v}, kDouble))}),
             ret(v)};
   Module m;
   m.functions.push_back(f);
@@ -99,8 +99,8 @@ TEST_CASE("forward mode carries tangents next to values") {
 TEST_CASE("simplify merges accumulations into the same place") {
   ExprPtr xb = var("x_bar", kDouble);
   Function f;
-  f.body = {assign(xb, "+=", var("a", kDouble)), assign(xb, "+=", var("b", kDouble)),
-            assign(var("y_bar", kDouble), "+=", var("c", kDouble))};
+  f.body = {assign(xb, Op::Add, var("a", kDouble)), assign(xb, Op::Add, var("b", kDouble)),
+            assign(var("y_bar", kDouble), Op::Add, var("c", kDouble))};
   transforms::simplify(f);
   CHECK(print(f.body) == "x_bar += a + b;\ny_bar += c;\n");
 }

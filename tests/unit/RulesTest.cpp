@@ -30,7 +30,7 @@ TEST_CASE("floating literals of a rule take the type of a float call") {
 
 TEST_CASE("operator partials") {
   ExprPtr a = var("a", kDouble), b = var("b", kDouble);
-  CHECK(print(*rules::operatorPartial("*", a, b, 0)) == "b");
-  CHECK(print(*rules::operatorPartial("/", a, b, 1)) == "-(a / (b * b))");
-  CHECK_FALSE(static_cast<bool>(rules::operatorPartial("<", a, b, 0)));
+  CHECK(print(*rules::operatorPartial(Op::Mul, a, b, 0)) == "b");
+  CHECK(print(*rules::operatorPartial(Op::Div, a, b, 1)) == "-(a / (b * b))");
+  CHECK_FALSE(static_cast<bool>(rules::operatorPartial(Op::Lt, a, b, 0)));
 }

@@ -26,7 +26,7 @@ const Type kInt = Type::integer();
 TEST_CASE("an early return moves the rest of the function into the else branch") {
   Function f;
   ExprPtr x = var("x", kDouble);
-  f.body = {ifStmt(binary(">", x, number(1, kDouble)), {ret(x)}), assign(x, "*=", number(2, kDouble)), ret(x)};
+  f.body = {ifStmt(binary(Op::Gt, x, number(1, kDouble)), {ret(x)}), assign(x, Op::Mul, number(2, kDouble)), ret(x)};
   transforms::structureJumps(f);
   CHECK(print(f.body) == "if (x > 1.0) {\n  return x;\n} else {\n  x *= 2.0;\n  return x;\n}\n");
 }
@@ -34,8 +34,8 @@ TEST_CASE("an early return moves the rest of the function into the else branch")
 TEST_CASE("a for loop with continue becomes a while loop that steps on every path") {
   Function f;
   ExprPtr i = var("i", kInt), s = var("s", kDouble);
-  f.body = {forStmt(decl("i", kInt, number(0, kInt)), binary("<", i, number(4, kInt)), assign(i, "+=", number(1, kInt)),
-                    {ifStmt(binary("==", i, number(2, kInt)), {jump(StmtKind::Continue)}), assign(s, "+=", number(1, kDouble))})};
+  f.body = {forStmt(decl("i", kInt, number(0, kInt)), binary(Op::Lt, i, number(4, kInt)), assign(i, Op::Add, number(1, kInt)),
+                    {ifStmt(binary(Op::Eq, i, number(2, kInt)), {jump(StmtKind::Continue)}), assign(s, Op::Add, number(1, kDouble))})};
   transforms::structureJumps(f);
   transforms::flattenBlocks(f);
   CHECK(print(f.body) ==
@@ -46,7 +46,7 @@ TEST_CASE("a return inside a loop becomes a flag, a break, and a return after th
   Function f;
   f.returnType = kDouble;
   ExprPtr i = var("i", kInt);
-  f.body = {whileStmt(binary("<", i, number(4, kInt)), {ret(number(7, kDouble))}), ret(number(0, kDouble))};
+  f.body = {whileStmt(binary(Op::Lt, i, number(4, kInt)), {ret(number(7, kDouble))}), ret(number(0, kDouble))};
   transforms::structureJumps(f);
   CHECK(print(f.body) ==
         "bool returned = false;\ndouble result = 0.0;\nwhile (i < 4) {\n  result = 7.0;\n  returned = true;\n  break;\n}\n"
@@ -55,15 +55,15 @@ TEST_CASE("a return inside a loop becomes a flag, a break, and a return after th
 
 TEST_CASE("shadowed locals get their own names") {
   Function f;
-  f.body = {decl("t", kDouble, number(1, kDouble)), block({decl("t", kDouble, number(2, kDouble)), assign(var("t", kDouble), "+=", number(1, kDouble))})};
+  f.body = {decl("t", kDouble, number(1, kDouble)), block({decl("t", kDouble, number(2, kDouble)), assign(var("t", kDouble), Op::Add, number(1, kDouble))})};
   transforms::uniqueLocalNames(f);
   CHECK(print(f.body) == "double t = 1.0;\n{\n  double t_2 = 2.0;\n  t_2 += 1.0;\n}\n");
 }
 
 TEST_CASE("#line directives name the forward line of each statement") {
-  StmtPtr a = at(assign(var("x", kDouble), "=", number(1, kDouble)), {7, 3});
-  StmtPtr b = assign(var("y", kDouble), "=", number(2, kDouble));
-  StmtPtr c = at(assign(var("z", kDouble), "=", number(3, kDouble)), {9, 3});
+  StmtPtr a = at(assign(var("x", kDouble), Op::Assign, number(1, kDouble)), {7, 3});
+  StmtPtr b = assign(var("y", kDouble), Op::Assign, number(2, kDouble));
+  StmtPtr c = at(assign(var("z", kDouble), Op::Assign, number(3, kDouble)), {9, 3});
   PrintOptions options;
   options.lineFile = "model.cpp";
   CHECK(print({a, b, c}, 0, options) == "#line 7 \"model.cpp\"\nx = 1.0;\ny = 2.0;\n#line 9 \"model.cpp\"\nz = 3.0;\n");
@@ -78,8 +78,8 @@ TEST_CASE("calls under ?: and && move into ifs that keep their guards") {
   Function f;
   f.name = "f";
   ExprPtr x = var("x", kDouble), v = var("v", kDouble), gx = call("g", {x}, kDouble);
-  f.body = {decl("v", kDouble, select(binary(">", x, number(0, kDouble)), gx, neg(x))),
-            decl("b", Type::of(Scalar::Bool), binary("&&", binary("<", x, number(1, kDouble)), binary(">", gx, v)))};
+  f.body = {decl("v", kDouble, select(binary(Op::Gt, x, number(0, kDouble)), gx, neg(x))),
+            decl("b", Type::of(Scalar::Bool), binary(Op::And, binary(Op::Lt, x, number(1, kDouble)), binary(Op::Gt, gx, v)))};
   transforms::extractCalls(f, m);
   CHECK(print(f.body) ==
         "double selected = 0.0;\nif (x > 0.0) {\n  selected = g(x);\n} else {\n  selected = -x;\n}\n"
@@ -94,8 +94,8 @@ TEST_CASE("branch probes report each condition and call each other's probes") {
   h.name = "h";
   f.returnType = h.returnType = kDouble;
   ExprPtr x = var("x", kDouble);
-  f.body = {at(ifStmt(binary(">", x, number(0, kDouble)), {ret(call("h", {x}, kDouble))}), {3, 3}),
-            at(ret(select(binary("&&", binary("<", x, number(1, kDouble)), boolean(true)), x, neg(x))), {4, 3})};
+  f.body = {at(ifStmt(binary(Op::Gt, x, number(0, kDouble)), {ret(call("h", {x}, kDouble))}), {3, 3}),
+            at(ret(select(binary(Op::And, binary(Op::Lt, x, number(1, kDouble)), boolean(true)), x, neg(x))), {4, 3})};
   h.body = {at(ret(x), {7, 3})};
   m.functions = {f, h};
   transforms::BranchProbes probes = transforms::branchProbes(m, "f", "probe");
@@ -114,8 +114,8 @@ TEST_CASE("dead-code removal drops unread locals and empty branches, and keeps s
   f.body = {decl("t", kDouble, mul(x, x)),                                          // read by nothing after
             decl("u", kDouble, call("std::sin", {x}, kDouble)),                     // only feeds t2
             decl("t2", kDouble, var("u", kDouble)),                                 // unread
-            ifStmt(binary(">", x, number(0, kDouble)), {assign(t, "=", x)}),         // assigns only the dead t
-            assign(index(y, number(0, kInt)), "=", x)};                             // the caller's array
+            ifStmt(binary(Op::Gt, x, number(0, kDouble)), {assign(t, Op::Assign, x)}),         // assigns only the dead t
+            assign(index(y, number(0, kInt)), Op::Assign, x)};                             // the caller's array
   Module m;
   m.rules["std::sin"] = Rule{};
   transforms::removeDeadCode(f, &m);
@@ -142,7 +142,7 @@ TEST_CASE("a pure call repeated by neighbouring statements is computed once") {
   Function f;
   ExprPtr x = var("x", kDouble), a = var("a", kDouble), b = var("b", kDouble), e = call("std::exp", {x}, kDouble);
   f.params = {{"x", kDouble}};
-  f.body = {assign(a, "+=", mul(e, x)), assign(b, "+=", e), assign(x, "=", number(1, kDouble)), assign(a, "+=", e)};
+  f.body = {assign(a, Op::Add, mul(e, x)), assign(b, Op::Add, e), assign(x, Op::Assign, number(1, kDouble)), assign(a, Op::Add, e)};
   Module m;
   m.rules["std::exp"] = Rule{};
   transforms::shareCommonCalls(f, m);
