@@ -2,6 +2,7 @@
 
 #include "ad/analysis/Activity.h"
 #include "ad/ir/Diagnostic.h"
+#include "ad/ir/Printer.h"
 #include "ad/rules/Rules.h"
 
 namespace adjoint::derive {
@@ -78,7 +79,7 @@ bool Adjoints::readsActive(const ExprPtr& e) const {
 }
 
 ExprPtr Adjoints::arrayBar(const Expr& array) const {
-  if (array.kind != ExprKind::Var) throw Diagnostic({}, "internal error: indexed expression is not a variable", "");
+  if (array.kind != ExprKind::Var) throw InternalError("an indexed expression whose array is not a variable: " + print(array));
   Type t = array.type;
   return var(array.text + "_bar", t.arraySize > 0 ? t : t.element().pointerTo(false));
 }
@@ -134,7 +135,7 @@ void Adjoints::propagate(const ExprPtr& e, const ExprPtr& adj, StmtList& out) {
       for (size_t i = 0; i < e->operands.size(); ++i) {
         if (!readsActive(e->operands[i])) continue;
         ExprPtr partial = rules::callPartial(*rule, *e, i);
-        if (!partial) throw Diagnostic({}, "no derivative of '" + e->text + "' with respect to argument " + std::to_string(i + 1), "");
+        if (!partial) throw Diagnostic(at_, "no derivative of '" + e->text + "' with respect to argument " + std::to_string(i + 1), "");
         propagate(e->operands[i], mul(adj, partial), out);
       }
       return;
@@ -180,7 +181,7 @@ void Adjoints::callAdjoint(const Expr& c, const ExprPtr& seed, StmtList& out) {
     const Param& p = callee->params[i];
     if (!p.type.isDifferentiable() || p.nondifferentiable || !readsActive(c.operands[i])) continue;
     if (p.type.pointer && c.operands[i]->kind != ExprKind::Var)
-      throw Diagnostic({}, "an array argument to '" + callee->name + "' must be an array variable", "pass the array itself, not an offset into it");
+      throw Diagnostic(at_, "an array argument to '" + callee->name + "' must be an array variable", "pass the array itself, not an offset into it");
     if (inPlace.count(p.name))
       throw Diagnostic(callee->loc, "'" + callee->name + "' both reads and writes its array parameter '" + p.name + "', which is not supported in a differentiated call",
                        "write the results to a separate output array");
@@ -196,7 +197,7 @@ void Adjoints::callAdjoint(const Expr& c, const ExprPtr& seed, StmtList& out) {
     size_t i = static_cast<size_t>(p - callee->params.data());
     if (p->type.pointer || p->type.isStruct()) {
       if (c.operands[i]->kind != ExprKind::Var)
-        throw Diagnostic({}, "a struct argument to '" + callee->name + "' must be a variable", "pass the struct parameter itself");
+        throw Diagnostic(at_, "a struct argument to '" + callee->name + "' must be a variable", "pass the struct parameter itself");
       args.push_back(arrayBar(*c.operands[i]));
       continue;
     }
@@ -212,6 +213,7 @@ void Adjoints::callAdjoint(const Expr& c, const ExprPtr& seed, StmtList& out) {
 }
 
 void Adjoints::reverseOf(const Stmt& s, bool inLoop, StmtList& out) {
+  if (s.loc.line) at_ = s.loc;
   switch (s.kind) {
     case StmtKind::Decl: {
       ExprPtr v = var(s.name, s.type);

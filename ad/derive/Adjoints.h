@@ -38,6 +38,7 @@ class Adjoints {
   std::set<std::string> localParamAdjoints_;  // scalar parameters whose adjoint sums in a local
   std::map<std::string, ir::Type> locals_;
   int shuffles_ = 0;  // numbers the adjoints of warp shuffles
+  ir::SourceLoc at_;  // of the statement whose adjoint is being written, for diagnostics
 
   bool readsActive(const ir::ExprPtr& e) const;
   ir::ExprPtr barOf(const ir::Expr& lvalue) const;

@@ -62,7 +62,7 @@ bool Requests::next(Request& out) {
 
 std::vector<Function> differentiate(const Module& prepared, const Request& entry, Mode mode) {
   const Function* f = prepared.find(entry.function);
-  if (!f) throw Diagnostic({}, "no function named '" + entry.function + "'", "");
+  if (!f) throw InternalError("differentiating '" + entry.function + "', which the prepared module lacks");
   Request first = entry;
   first.wrt.clear();
   for (const Param* p : differentiatedParams(*f, entry.wrt)) first.wrt.insert(p->name);

@@ -44,6 +44,7 @@ class TangentBuilder {
   Requests& q_;
   std::set<std::string> seeds_;
   std::set<std::string> active_;
+  SourceLoc at_;  // of the statement whose tangent is being written, for diagnostics
 
   bool isWritten(const std::string& name) const { return analysis::writtenVariables(f_.body).count(name) > 0; }
 
@@ -103,7 +104,7 @@ class TangentBuilder {
         ExprPtr d = tangent(c.operands[i]);
         if (isZero(d)) continue;
         ExprPtr partial = rules::callPartial(*rule, c, i);
-        if (!partial) throw Diagnostic({}, "no derivative of '" + c.text + "' with respect to argument " + std::to_string(i + 1), "");
+        if (!partial) throw Diagnostic(at_, "no derivative of '" + c.text + "' with respect to argument " + std::to_string(i + 1), "");
         sum = add(sum, mul(d, partial));
       }
       return sum;
@@ -125,7 +126,7 @@ class TangentBuilder {
       const ExprPtr& arg = c.operands[static_cast<size_t>(p - callee->params.data())];
       if (!p->type.pointer && !p->type.isStruct()) args.push_back(tangent(arg));
       else if (arg->kind == ExprKind::Var) args.push_back(var(arg->text + "_dot", arg->type));
-      else throw Diagnostic({}, "an array argument to '" + callee->name + "' must be an array variable", "pass the array itself");
+      else throw Diagnostic(at_, "an array argument to '" + callee->name + "' must be an array variable", "pass the array itself");
     }
     return call(name, args, callee->returnsFloating() ? callee->returnType : Type::of(Scalar::Void));
   }
@@ -137,6 +138,7 @@ class TangentBuilder {
   }
 
   void stmt(const StmtPtr& s, StmtList& out) {
+    if (s->loc.line) at_ = s->loc;
     switch (s->kind) {
       case StmtKind::Decl: declaration(s, out); return;
       case StmtKind::Assign: assignment(s, out); return;

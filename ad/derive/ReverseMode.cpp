@@ -193,7 +193,7 @@ class ReverseBuilder {
 
   void reverseCountedFor(const Stmt& s, StmtList& out) {
     analysis::CountedLoop loop;
-    if (!analysis::asCountedLoop(s, loop)) throw Diagnostic(s.loc, "internal error: for loop not in counted form", "");
+    if (!analysis::asCountedLoop(s, loop)) throw InternalError("the reverse of a for loop at line " + std::to_string(s.loc.line) + " that is not in counted form");
     StmtList body = reverseIteration(s);
     if (body.empty()) return;
     ExprPtr i = var(loop.counter, loop.counterType);

@@ -221,6 +221,10 @@ std::optional<PipelineResult> runFrom(PipelineState& s, size_t first) {
     ok = false;
   } catch (const Reported&) {
     ok = false;
+  } catch (const ir::InternalError& e) {
+    std::cerr << "internal error: " << e.what() << "\n"
+              << "note: this is a bug in Adjoint, not in your code; please report it with the input file and the command\n";
+    ok = false;
   }
   if (o.timePasses)
     for (auto& [name, ms] : times) std::cerr << "  " << name << ": " << ms << " ms\n";

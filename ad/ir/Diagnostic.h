@@ -16,4 +16,10 @@ struct Diagnostic : std::runtime_error {
   std::string hint;
 };
 
+// A broken invariant of Adjoint itself, not a problem of the user's code: reported as an internal
+// error with a request to report it, never as a diagnostic about the input.
+struct InternalError : std::logic_error {
+  explicit InternalError(const std::string& what) : std::logic_error(what) {}
+};
+
 }  // namespace adjoint::ir
