@@ -12,7 +12,7 @@ cmake --preset fuzz > /dev/null
 cmake --build --preset fuzz
 corpus=build-fuzz/corpus
 mkdir -p "$corpus"
-cp samples/*/*[a-z].cpp samples/*/*[a-z].cu tests/e2e/*.cpp tests/bad/*.cpp tests/bad/*.cu tests/kernels/*.cu "$corpus"/ 2>/dev/null || true
+cp samples/*/*[a-z].cpp samples/*/*[a-z].cu tests/numerical/*.cpp tests/bad/*.cpp tests/bad/*.cu tests/kernels/*.cu "$corpus"/ 2>/dev/null || true
 cd build-fuzz
 # Diagnostics for malformed inputs go to stderr by design: keep the fuzzer's report readable.
 ASAN_OPTIONS=detect_leaks=1 bin/fuzz_pipeline corpus -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \

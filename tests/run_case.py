@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs one end-to-end test of the adjoint tool.
 
-  numerical CASE  For each `// CHECK: fn [key=value ...]` line of CASE: generate fn_grad/fn_vjp
+  numerical CASE  For each `// VERIFY: fn [key=value ...]` line of CASE: generate fn_grad/fn_vjp
                   and fn_jvp, compile them with -Wall -Wextra -Werror, and run
                   adjoint::verify (finite differences, dot-product test). Keys: n, ints (a,b),
                   length, lo, hi, wrt (a,b), changed (arrays the gradient is known to
@@ -52,7 +52,7 @@ def numerical(args):
     case = os.path.abspath(args.path)
     stem = os.path.splitext(os.path.basename(case))[0]
     checks, sources, includes = [], [], []
-    for line in directives(case, "CHECK"):
+    for line in directives(case, "VERIFY"):
         spelled, *opts = line.split()
         fn = ir_name(spelled)
         kv = dict(o.split("=", 1) for o in opts)
@@ -85,6 +85,8 @@ def numerical(args):
             mask = "<" + hex(sum(1 << i for i, n in enumerate(params) if n in wanted)) + "ull>"
         checks.append("  {\n    adjoint::VerifyOptions o;\n    " + "\n    ".join(option_lines) +
                       f'\n    failures += adjoint::verify{mask}("{fn}", {spelled}, {grad}, {fn}_jvp, o);\n  }}')
+    if not checks:
+        sys.exit(f"{case} has no // VERIFY: line: nothing would be checked")
     main = os.path.join(work, "main.cpp")
     with open(main, "w") as f:
         f.write('#include "adjoint/verify.h"\n' + "\n".join(includes) + f'\n#include "{case}"\n\n'

@@ -2,7 +2,7 @@
 // (delta = dC/dS, rho = dC/dr, vega = dC/dsigma, theta = -dC/dT).
 // SAMPLE: grad call_price
 // SAMPLE: jvp call_price
-// CHECK: call_price lo=0.2 hi=1.2
+// VERIFY: call_price lo=0.2 hi=1.2
 #include <cmath>
 
 static double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }

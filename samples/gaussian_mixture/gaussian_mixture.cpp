@@ -1,7 +1,7 @@
 // Negative log-likelihood of 1D data under a mixture of k Gaussians (log-sum-exp per point).
 // SAMPLE: grad mixture_nll
 // SAMPLE: jvp mixture_nll
-// CHECK: mixture_nll ints=10,3 lo=-1.0 hi=1.0
+// VERIFY: mixture_nll ints=10,3 lo=-1.0 hi=1.0
 #include <cmath>
 
 double mixture_nll(const double* x, int n, int k, const double* logits, const double* means,

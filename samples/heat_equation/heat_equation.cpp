@@ -2,7 +2,7 @@
 // weighted energy. The state is overwritten every step, so the gradient tapes what it needs.
 // SAMPLE: grad heat_energy
 // SAMPLE: jvp heat_energy
-// CHECK: heat_energy ints=12,20
+// VERIFY: heat_energy ints=12,20
 double heat_energy(const double* u0, int n, int steps, double diffusivity) {
   double u[32];
   double next[32];

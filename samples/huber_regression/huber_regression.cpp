@@ -2,7 +2,7 @@
 // data-dependent residuals).
 // SAMPLE: grad huber_loss
 // SAMPLE: jvp huber_loss
-// CHECK: huber_loss ints=9,2 lo=-2.0 hi=2.0
+// VERIFY: huber_loss ints=9,2 lo=-2.0 hi=2.0
 #include <cmath>
 
 double huber_loss(const double* X, const double* y, int n, int d, const double* w, double delta) {

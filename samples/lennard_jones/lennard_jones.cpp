@@ -1,7 +1,7 @@
 // Lennard-Jones energy of n particles in 3D; minus its gradient is the force on each particle.
 // SAMPLE: grad lj_energy
 // SAMPLE: jvp lj_energy
-// CHECK: lj_energy n=5 lo=0.0 hi=3.0
+// VERIFY: lj_energy n=5 lo=0.0 hi=3.0
 double lj_energy(const double* pos, int n, double epsilon, double sigma) {
   double energy = 0;
   for (int i = 0; i < n; ++i) {

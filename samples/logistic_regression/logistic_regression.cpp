@@ -1,7 +1,7 @@
 // Logistic regression: mean cross-entropy of a linear classifier with L2 regularization.
 // SAMPLE: grad loss
 // SAMPLE: jvp loss
-// CHECK: loss ints=12,3 length=64
+// VERIFY: loss ints=12,3 length=64
 #include <cmath>
 
 // X: n rows of d features (row-major), y: labels in {0, 1}, w: d weights, b: bias.

@@ -1,7 +1,7 @@
 // Mean squared error of a one-hidden-layer tanh network on a batch: the loss of a small neural net.
 // SAMPLE: grad mlp_loss
 // SAMPLE: jvp mlp_loss
-// CHECK: mlp_loss ints=4,3,5 lo=-1.0 hi=1.0
+// VERIFY: mlp_loss ints=4,3,5 lo=-1.0 hi=1.0
 #include <cmath>
 
 // X: batch x in_dim inputs, Y: batch targets; W1: hidden x in_dim, b1: hidden, w2: hidden, b2: one.

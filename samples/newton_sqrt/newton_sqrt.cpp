@@ -3,7 +3,7 @@
 // converges to that of sqrt: 1 / (2 sqrt a).)
 // SAMPLE: grad newton_sqrt
 // SAMPLE: jvp newton_sqrt
-// CHECK: newton_sqrt lo=2.0 hi=9.0
+// VERIFY: newton_sqrt lo=2.0 hi=9.0
 #include <cmath>
 
 double newton_sqrt(double a) {

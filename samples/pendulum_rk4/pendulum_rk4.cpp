@@ -2,7 +2,7 @@
 // respect to the initial state and the physical parameters (sensitivity analysis).
 // SAMPLE: grad final_angle
 // SAMPLE: jvp final_angle
-// CHECK: final_angle ints=50
+// VERIFY: final_angle ints=50
 #include <cmath>
 
 static double accel(double theta, double omega, double damping, double g_over_l) {

@@ -1,7 +1,7 @@
 // The extended Rosenbrock function, a standard test objective for optimizers.
 // SAMPLE: grad rosenbrock
 // SAMPLE: jvp rosenbrock
-// CHECK: rosenbrock n=10
+// VERIFY: rosenbrock n=10
 double rosenbrock(const double* x, int n) {
   double f = 0;
   for (int i = 0; i + 1 < n; ++i) {

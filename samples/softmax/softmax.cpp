@@ -2,7 +2,7 @@
 // mode entry point is softmax_vjp, whose p_bar carries the incoming adjoint.
 // SAMPLE: grad softmax
 // SAMPLE: jvp softmax
-// CHECK: softmax n=7
+// VERIFY: softmax n=7
 #include <cmath>
 
 void softmax(const double* z, double* p, int n) {

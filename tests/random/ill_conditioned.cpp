@@ -21,7 +21,7 @@ double h34(double u, double v) {
   v *= (0.75 + 0.25 * std::sin((std::exp(-(0.75) * (0.75)) + (u - 0.5))));
   return std::tanh((std::exp(-(std::pow(1.25 + 0.25 * 0.25, 0.75)) * (std::pow(1.25 + 0.25 * 0.25, 0.75))) - std::atan(2.0)));
 }
-// CHECK: h34
+// VERIFY: h34
 void g40(const double* x, double* y, int n, double a) {
   for (int i = 0; i < n; ++i) {
     for (int i2 = 0; i2 < n; ++i2) {
@@ -49,4 +49,4 @@ void g40(const double* x, double* y, int n, double a) {
   }
   for (int j = 1; j < n; ++j) y[j] += 0.5 * std::sin(y[j - 1]);
 }
-// CHECK: g40
+// VERIFY: g40

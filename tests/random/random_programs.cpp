@@ -4,7 +4,7 @@
 // between generated functions (also under ?:, && and ||), helpers in a namespace and function
 // templates, a constant table at namespace scope, pointer locals, pointer arithmetic and
 // pointer walks, 64-bit integer constants, and math functions with their domains guarded. Every function
-// carries a `// CHECK:` line for tests/run_case.py, which verifies its generated derivatives.
+// carries a `// VERIFY:` line for tests/run_case.py, which verifies its generated derivatives.
 // With --kernels it writes CUDA kernels instead (straight-line code per thread, device helpers,
 // reads at the thread's index and at computed indices, a warp-shuffle sum, results stored per
 // thread, updated in place, scattered or accumulated with atomicAdd, a pointer to the thread's
@@ -238,15 +238,15 @@ class Generator {
     switch (pick(4)) {
       case 0:
         helpers_.push_back("lib::" + name);
-        return "namespace lib {\ndouble " + name + "(double u, double " + s.scalars[1] + ") {\n" + body + "}  // namespace lib\n// CHECK: lib::" +
+        return "namespace lib {\ndouble " + name + "(double u, double " + s.scalars[1] + ") {\n" + body + "}  // namespace lib\n// VERIFY: lib::" +
                name + "\n\n";
       case 1:
         helpers_.push_back(name);
         return "template <class T>\nT " + name + "(T u, T " + s.scalars[1] + ") {\n" + body + "template double " + name + "<double>(double, double);\n" +
-               "// CHECK: " + name + "<double>\n\n";
+               "// VERIFY: " + name + "<double>\n\n";
       default:
         helpers_.push_back(name);
-        return "double " + name + "(double u, double " + s.scalars[1] + ") {\n" + body + "// CHECK: " + name + "\n\n";
+        return "double " + name + "(double u, double " + s.scalars[1] + ") {\n" + body + "// VERIFY: " + name + "\n\n";
     }
   }
 
@@ -311,7 +311,7 @@ class Generator {
       s.pointerSize = "(n - 1)";
     }
     out += block(s, 1, 3, false, true);
-    out += "  return " + expr(s, 3) + (s.hasLocal ? " + 0.125 * w[" + std::to_string(pick(8)) + "]" : "") + ";\n}\n// CHECK: " +
+    out += "  return " + expr(s, 3) + (s.hasLocal ? " + 0.125 * w[" + std::to_string(pick(8)) + "]" : "") + ";\n}\n// VERIFY: " +
            name + "\n\n";
     return out;
   }
@@ -330,7 +330,7 @@ class Generator {
     out += block(inner, 2, 2, true, false);
     if (chance(50)) out += "    double* yi = y + i;\n    *yi = " + bounded(inner, 3) + ";\n  }\n";
     else out += "    y[i] = " + bounded(inner, 3) + ";\n  }\n";
-    out += "  for (int j = 1; j < n; ++j) y[j] += " + std::string("0.5 * std::sin(y[j - 1])") + ";\n}\n// CHECK: " + name + "\n\n";
+    out += "  for (int j = 1; j < n; ++j) y[j] += " + std::string("0.5 * std::sin(y[j - 1])") + ";\n}\n// VERIFY: " + name + "\n\n";
     return out;
   }
 };

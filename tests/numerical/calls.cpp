@@ -6,7 +6,7 @@ static double square(double v) { return v * v; }
 double sigmoid(double z) { return 1 / (1 + std::exp(-z)); }
 
 double uses_helpers(double x, double y) { return square(x) * sigmoid(y) + square(sigmoid(x * y)); }
-// CHECK: uses_helpers
+// VERIFY: uses_helpers
 
 double helper_sum(const double* a, int n) {
   double s = 0;
@@ -15,7 +15,7 @@ double helper_sum(const double* a, int n) {
 }
 
 double calls_with_arrays(const double* a, int n, double scale) { return scale * helper_sum(a, n) + helper_sum(a, n / 2); }
-// CHECK: calls_with_arrays
+// VERIFY: calls_with_arrays
 
 void affine(const double* x, double* y, int n, double a, double b) {
   for (int i = 0; i < n; ++i) y[i] = a * x[i] + b;
@@ -28,7 +28,7 @@ double calls_void(const double* x, int n, double a) {
   for (int i = 0; i < n; ++i) s += std::sin(y[i]);
   return s;
 }
-// CHECK: calls_void n=6
+// VERIFY: calls_void n=6
 
 double power(double x, int k) {
   if (k == 0) return 1;
@@ -36,20 +36,20 @@ double power(double x, int k) {
 }
 
 double recursion(double x, double y) { return power(x, 4) + power(y, 3) * x; }
-// CHECK: recursion
+// VERIFY: recursion
 
 double calls_in_loop(double x, int n) {
   double v = x;
   for (int i = 0; i < n; ++i) v = sigmoid(v) + square(v) * 0.1;
   return v;
 }
-// CHECK: calls_in_loop n=4
+// VERIFY: calls_in_loop n=4
 
 double partially_active(double x, double c) {
   double constant = square(3.0) + c * 0;
   return square(x) * constant + sigmoid(2.0);
 }
-// CHECK: partially_active
+// VERIFY: partially_active
 
 double call_accumulate(double x, double y) {
   double s = x;
@@ -57,10 +57,10 @@ double call_accumulate(double x, double y) {
   s -= sigmoid(x);
   return s * y;
 }
-// CHECK: call_accumulate
+// VERIFY: call_accumulate
 
 double with_wrt(double x, double y, double z) { return x * y * z + std::sin(z); }
-// CHECK: with_wrt wrt=x,z
+// VERIFY: with_wrt wrt=x,z
 
 // An output written only by a called function is an output all the same: its _dot is writable
 // (the jvp did not compile). The vjp leaves y as fill wrote it: restoring what a callee wrote is
@@ -74,4 +74,4 @@ double output_written_by_callee(const double* x, double* y, int n) {
   for (int i = 0; i < n; ++i) s += y[i] * y[i];
   return s;
 }
-// CHECK: output_written_by_callee n=5 changed=1
+// VERIFY: output_written_by_callee n=5 changed=1

@@ -4,14 +4,14 @@
 
 // *(a + k) is a[k] (its gradient was all zeros).
 double deref_offset(const double* a, int k) { return *(a + k) * *(a + k) + std::sin(*(a + k + 1)); }
-// CHECK: deref_offset ints=2
+// VERIFY: deref_offset ints=2
 
 // A pointer local into a parameter: the tangent of q[0] is the tangent of w[1].
 double offset_local(const double* w) {
   const double* q = w + 1;
   return q[0] * w[2] + q[1] * w[0] + q[-1] * q[0];
 }
-// CHECK: offset_local
+// VERIFY: offset_local
 
 // Row pointers, as matrix code writes them.
 double row_sums(const double* A, int m, int n, double* rowsum) {
@@ -25,7 +25,7 @@ double row_sums(const double* A, int m, int n, double* rowsum) {
   }
   return total;
 }
-// CHECK: row_sums ints=4,5 length=20
+// VERIFY: row_sums ints=4,5 length=20
 
 // A pointer walk: the parameter advanced in place, and a local pointer stepping to an end.
 double walk_param(const double* p, int n) {
@@ -36,7 +36,7 @@ double walk_param(const double* p, int n) {
   }
   return s;
 }
-// CHECK: walk_param n=7
+// VERIFY: walk_param n=7
 double walk_to_end(const double* x, int n, double t) {
   double s = 0;
   for (const double* p = x; p != x + n; p++) s += std::exp(t * *p);
@@ -44,7 +44,7 @@ double walk_to_end(const double* x, int n, double t) {
   last -= 1;
   return s * *last;
 }
-// CHECK: walk_to_end n=6
+// VERIFY: walk_to_end n=6
 
 // A store through an offset into a local array (it was dropped).
 double local_array_offset(double x, int n) {
@@ -52,7 +52,7 @@ double local_array_offset(double x, int n) {
   for (int i = 0; i < n; ++i) *(a + 1) += 11 * i * x;
   return a[1] * a[1] + *a;
 }
-// CHECK: local_array_offset n=4
+// VERIFY: local_array_offset n=4
 
 // 64-bit integer constants are emitted as written (they went through double: 0x5851f42d4c958000u).
 static unsigned long long lcg(unsigned long long s) { return s * 6364136223846793005ULL + 1442695040888963407ULL; }
@@ -60,4 +60,4 @@ double hashed_scale(double x, int n) {
   unsigned long long s = lcg(static_cast<unsigned long long>(n));
   return x * static_cast<double>(s % 1000u) / 1000.0 + x * x;
 }
-// CHECK: hashed_scale n=3
+// VERIFY: hashed_scale n=3

@@ -6,14 +6,14 @@ double accumulate_self(double b) {
   b += std::pow(1.25 + std::tanh(b) * std::tanh(b), 0.75);
   return b * b;
 }
-// CHECK: accumulate_self
+// VERIFY: accumulate_self
 
 // A parameter outside --wrt that the body assigns from one inside carries derivatives too.
 double param_outside_wrt(double x, double y) {
   y = y * x + std::sin(x);
   return y * y;
 }
-// CHECK: param_outside_wrt wrt=x
+// VERIFY: param_outside_wrt wrt=x
 
 // The same inside a callee whose pullback differentiates only v (u is a constant at the call).
 static double mix(double u, double v) {
@@ -22,7 +22,7 @@ static double mix(double u, double v) {
   return u + v;
 }
 double callee_param_outside_wrt(double v) { return mix(0.5, v); }
-// CHECK: callee_param_outside_wrt
+// VERIFY: callee_param_outside_wrt
 
 // A parameter overwritten before it is read: its old value has no derivative, and the generated
 // code must not keep the dead assignment (g++ warns about a parameter set but not used).
@@ -31,7 +31,7 @@ static double overwritten(double u, double v) {
   return u + std::cos(v);
 }
 double calls_overwritten(double v) { return overwritten(v, v) * v; }
-// CHECK: calls_overwritten
+// VERIFY: calls_overwritten
 
 // A loop with a continue, inside an if: the jump structuring must reach loops nested in ifs.
 double loop_with_continue_in_if(const double* x, int n, double a) {
@@ -43,7 +43,7 @@ double loop_with_continue_in_if(const double* x, int n, double a) {
   }
   return a * a;
 }
-// CHECK: loop_with_continue_in_if
+// VERIFY: loop_with_continue_in_if
 
 // An array element written in a loop whose other elements the same loop reads: writing w[i3]
 // must be taped, since an earlier iteration's adjoint reads w[(i3 + 2) % 8].
@@ -55,7 +55,7 @@ double element_overwrites(const double* x, int n, double a, double b) {
   }
   return b + 0.125 * w[6];
 }
-// CHECK: element_overwrites
+// VERIFY: element_overwrites
 
 // Two locals of one name in different scopes of a helper, one of them dead once the copy of the
 // helper in the generated file drops the stores nothing reads: the copy kept `t = 0.5` and left
@@ -73,4 +73,4 @@ double shadowed_locals(double u, double v) {
   return std::sin(v);
 }
 double calls_shadowed_locals(double x) { return shadowed_locals(x, x * x) * x; }
-// CHECK: calls_shadowed_locals
+// VERIFY: calls_shadowed_locals

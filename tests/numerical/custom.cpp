@@ -18,16 +18,16 @@ inline double logistic_dx(double x) { return logistic(x) * (1 - logistic(x)); }
 }  // namespace adjoint::rules
 
 double uses_custom(double x, double y) { return softclip(x * y) + logistic(x) * y; }
-// CHECK: uses_custom
+// VERIFY: uses_custom
 
 double with_noise(double x, double t) { return x * x + t * sample_noise(x); }
-// CHECK: with_noise
+// VERIFY: with_noise
 
 // A constant helper marked by the user: its result does not depend on the inputs for Adjoint.
 ADJOINT_NONDIFFERENTIABLE double step_size(double x) { return x > 1 ? 0.1 : 0.2; }
 
 double marked(double x, ADJOINT_NONDIFFERENTIABLE double scale) { return std::sin(x) * scale + step_size(x); }
-// CHECK: marked wrt=x
+// VERIFY: marked wrt=x
 
 double softclip(double x) { return std::tanh(x); }
 double sample_noise(double) { return 0; }

@@ -12,7 +12,7 @@ double branch(double x, double y) {
   }
   return r * x;
 }
-// CHECK: branch
+// VERIFY: branch
 
 double branch_on_updated(double x, int n) {
   double v = x;
@@ -22,7 +22,7 @@ double branch_on_updated(double x, int n) {
   }
   return v;
 }
-// CHECK: branch_on_updated n=7
+// VERIFY: branch_on_updated n=7
 
 double early_return(double x, double y) {
   if (x > 1.2) return x * y;
@@ -32,7 +32,7 @@ double early_return(double x, double y) {
   }
   return t * t;
 }
-// CHECK: early_return
+// VERIFY: early_return
 
 double while_loop(double x) {
   double v = x;
@@ -43,7 +43,7 @@ double while_loop(double x) {
   }
   return v / (steps + 1);
 }
-// CHECK: while_loop
+// VERIFY: while_loop
 
 double do_while(double x, int n) {
   double v = x;
@@ -54,7 +54,7 @@ double do_while(double x, int n) {
   } while (k < n);
   return v;
 }
-// CHECK: do_while n=5
+// VERIFY: do_while n=5
 
 double loop_break(const double* x, int n) {
   double s = 0;
@@ -64,7 +64,7 @@ double loop_break(const double* x, int n) {
   }
   return s;
 }
-// CHECK: loop_break n=20
+// VERIFY: loop_break n=20
 
 double loop_continue(const double* x, int n) {
   double s = 1;
@@ -76,7 +76,7 @@ double loop_continue(const double* x, int n) {
   }
   return s;
 }
-// CHECK: loop_continue n=10
+// VERIFY: loop_continue n=10
 
 double nested_loops(const double* a, int n, int m) {
   double s = 0;
@@ -87,28 +87,28 @@ double nested_loops(const double* a, int n, int m) {
   }
   return s;
 }
-// CHECK: nested_loops ints=5,4
+// VERIFY: nested_loops ints=5,4
 
 double decreasing_loop(const double* x, int n) {
   double v = 1;
   for (int i = n - 1; i >= 0; --i) v = v * x[i] + 1;
   return v;
 }
-// CHECK: decreasing_loop n=6
+// VERIFY: decreasing_loop n=6
 
 double inclusive_loop(const double* x, int n) {
   double v = 0;
   for (int i = 1; i <= n; i++) v += x[i] / i;
   return v;
 }
-// CHECK: inclusive_loop n=6
+// VERIFY: inclusive_loop n=6
 
 double float_step_loop(double x, double t_end) {
   double y = x;
   for (double t = 0; t < t_end; t += 0.25) y = y + 0.25 * (-y * y + t);
   return y;
 }
-// CHECK: float_step_loop
+// VERIFY: float_step_loop
 
 double while_in_for(const double* x, int n) {
   double total = 0;
@@ -123,7 +123,7 @@ double while_in_for(const double* x, int n) {
   }
   return total;
 }
-// CHECK: while_in_for n=5
+// VERIFY: while_in_for n=5
 
 double break_in_while(double x) {
   double v = x;
@@ -136,7 +136,7 @@ double break_in_while(double x) {
   }
   return v * x;
 }
-// CHECK: break_in_while
+// VERIFY: break_in_while
 
 double return_in_loop(const double* x, int n) {
   double s = 0;
@@ -146,7 +146,7 @@ double return_in_loop(const double* x, int n) {
   }
   return s * 2;
 }
-// CHECK: return_in_loop n=20
+// VERIFY: return_in_loop n=20
 
 double return_in_nested_loops(const double* x, int n) {
   double p = 1;
@@ -158,7 +158,7 @@ double return_in_nested_loops(const double* x, int n) {
   }
   return p;
 }
-// CHECK: return_in_nested_loops n=6
+// VERIFY: return_in_nested_loops n=6
 
 void void_return_in_loop(const double* x, double* y, int n) {
   for (int i = 0; i < n; ++i) {
@@ -166,7 +166,7 @@ void void_return_in_loop(const double* x, double* y, int n) {
     if (y[i] > 1.5) return;
   }
 }
-// CHECK: void_return_in_loop n=12
+// VERIFY: void_return_in_loop n=12
 
 double partial_jumps(const double* x, int n) {
   double s = 0;
@@ -185,7 +185,7 @@ double partial_jumps(const double* x, int n) {
   }
   return s;
 }
-// CHECK: partial_jumps n=25
+// VERIFY: partial_jumps n=25
 
 double do_while_jumps(double x, int n) {
   double v = x;
@@ -198,4 +198,4 @@ double do_while_jumps(double x, int n) {
   } while (k < n);
   return v * x;
 }
-// CHECK: do_while_jumps n=30
+// VERIFY: do_while_jumps n=30

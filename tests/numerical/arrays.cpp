@@ -6,31 +6,31 @@ double dot(const double* a, const double* b, int n) {
   for (int i = 0; i < n; ++i) s += a[i] * b[i];
   return s;
 }
-// CHECK: dot
+// VERIFY: dot
 
 double strided(const double* x, int n) {
   double s = 0;
   for (int i = 0; i < n; ++i) s += x[2 * i + 1] * x[(i * 3) % 7];
   return s;
 }
-// CHECK: strided
+// VERIFY: strided
 
 void square_into(const double* x, double* y, int n) {
   for (int i = 0; i < n; ++i) y[i] = x[i] * x[i];
 }
-// CHECK: square_into
+// VERIFY: square_into
 
 void prefix_sum(const double* x, double* out, int n) {
   out[0] = x[0];
   for (int i = 1; i < n; ++i) out[i] = out[i - 1] + x[i];
 }
-// CHECK: prefix_sum
+// VERIFY: prefix_sum
 
 void in_place(double* v, int n) {
   for (int i = 0; i < n; ++i) v[i] = std::sin(v[i]) * v[i];
   for (int i = 0; i < n; ++i) v[i] *= 2;
 }
-// CHECK: in_place
+// VERIFY: in_place
 
 double local_array(double x, double y) {
   double w[3] = {x, y, x * y};
@@ -39,7 +39,7 @@ double local_array(double x, double y) {
   tmp[3] = tmp[0] + tmp[2];
   return tmp[3] * tmp[1] + w[2];
 }
-// CHECK: local_array
+// VERIFY: local_array
 
 double overwrite_array(double* buf, int n, double s) {
   double total = 0;
@@ -49,13 +49,13 @@ double overwrite_array(double* buf, int n, double s) {
   }
   return total;
 }
-// CHECK: overwrite_array
+// VERIFY: overwrite_array
 
 double deref_pointer(const double* p, double* q) {
   *q = *p * 2;
   return *q * *p;
 }
-// CHECK: deref_pointer
+// VERIFY: deref_pointer
 
 double matvec_norm(const double* A, const double* x, int n) {
   double y[8];
@@ -67,7 +67,7 @@ double matvec_norm(const double* A, const double* x, int n) {
   for (int i = 0; i < n; ++i) s += y[i] * y[i];
   return std::sqrt(s);
 }
-// CHECK: matvec_norm
+// VERIFY: matvec_norm
 
 double gather(const double* x, const double* weights, int n) {
   double s = 0;
@@ -77,7 +77,7 @@ double gather(const double* x, const double* weights, int n) {
   }
   return s;
 }
-// CHECK: gather
+// VERIFY: gather
 
 #include <cstddef>
 
@@ -87,4 +87,4 @@ double unsigned_counter(const double* x, std::size_t n) {
   for (unsigned k = 0; k < 3; k++) s = std::sqrt(s + k);
   return s;
 }
-// CHECK: unsigned_counter n=9
+// VERIFY: unsigned_counter n=9

@@ -6,33 +6,33 @@ double trig(double x, double y) {
   return std::sin(x) * std::cos(y) + std::tan(x / 2) + std::asin(x / 3) + std::acos(y / 4) + std::atan(x * y) +
          std::atan2(y, x);
 }
-// CHECK: trig
+// VERIFY: trig
 
 double hyperbolic(double x, double y) { return std::sinh(x) + std::cosh(y) * std::tanh(x - y); }
-// CHECK: hyperbolic
+// VERIFY: hyperbolic
 
 double exps_logs(double x, double y) {
   return std::exp(x) + std::exp2(y) + std::expm1(x * y) + std::log(x) + std::log2(y) + std::log10(x + y) +
          std::log1p(x * x);
 }
-// CHECK: exps_logs
+// VERIFY: exps_logs
 
 double powers(double x, double y) {
   return std::sqrt(x) + std::cbrt(y) + std::pow(x, y) + std::pow(x, 3) + std::pow(y, 2.5) + std::hypot(x, y);
 }
-// CHECK: powers
+// VERIFY: powers
 
 double special(double x, double y) { return std::erf(x - y) + std::erfc(x * y) + std::fma(x, y, x * x); }
-// CHECK: special
+// VERIFY: special
 
 double piecewise(double x, double y) {
   return std::fabs(x - y) + std::fmin(x, y) * 2 + std::fmax(x * x, y) + std::floor(x * 10) + std::ceil(y) +
          std::round(x) + std::trunc(y) + std::abs(y - 1.1) + std::max(x, y) - std::min(x, 0.9);
 }
-// CHECK: piecewise
+// VERIFY: piecewise
 
 double c_forms(double x, double y) { return sin(x) * exp(y) + sqrt(x * y) + pow(x, y) + fabs(x - 2) + log(y); }
-// CHECK: c_forms
+// VERIFY: c_forms
 
 float float_forms(float x, float y) { return sinf(x) * expf(y) + sqrtf(x * y) + powf(x, y) + tanhf(x) + logf(y) + fmaxf(x, y); }
-// CHECK: float_forms
+// VERIFY: float_forms

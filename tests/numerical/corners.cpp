@@ -12,7 +12,7 @@ double call_indirect(const double* x, int n) {
   int idx[8] = {3, 1, 4, 1, 5, 2, 6, 0};
   return indirect(x, idx, n < 8 ? n : 8) + x[0];
 }
-// CHECK: call_indirect n=8
+// VERIFY: call_indirect n=8
 
 double self_referencing(double* a, int n) {
   for (int i = 1; i < n; ++i) a[i] += a[i - 1] * 0.5;
@@ -21,7 +21,7 @@ double self_referencing(double* a, int n) {
   for (int i = 0; i < n; ++i) s += a[i];
   return s;
 }
-// CHECK: self_referencing n=7
+// VERIFY: self_referencing n=7
 
 double declared_then_assigned(double x, double y) {
   double r;
@@ -35,7 +35,7 @@ double declared_then_assigned(double x, double y) {
   }
   return r * q + (x > 1 ? (y > 1 ? x : y) : x * y);
 }
-// CHECK: declared_then_assigned
+// VERIFY: declared_then_assigned
 
 double shadowing(double x) {
   double t = x * 2;
@@ -49,7 +49,7 @@ double shadowing(double x) {
   }
   return t * x;
 }
-// CHECK: shadowing
+// VERIFY: shadowing
 
 double mixed_precision(const float* a, double b, int n) {
   double s = 0;
@@ -59,7 +59,7 @@ double mixed_precision(const float* a, double b, int n) {
   }
   return s;
 }
-// CHECK: mixed_precision n=5
+// VERIFY: mixed_precision n=5
 
 static double weighted(double a, double b) { return a * a * b; }
 
@@ -67,7 +67,7 @@ double activity_patterns(double x, double c) {
   double constant = 2.0;
   return weighted(x, constant) + weighted(constant, x) + weighted(x, x) + weighted(c, 3.0);
 }
-// CHECK: activity_patterns wrt=x
+// VERIFY: activity_patterns wrt=x
 
 void scale_into(const double* in, double* out, int n, double s) {
   for (int i = 0; i < n; ++i) out[i] = in[i] * s;
@@ -80,13 +80,13 @@ double output_callee_expression_args(const double* x, int n, double s) {
   for (int i = 0; i < n; ++i) t += tmp[i] * tmp[i];
   return t;
 }
-// CHECK: output_callee_expression_args n=6
+// VERIFY: output_callee_expression_args n=6
 
 double array_recursion(const double* x, int n) {
   if (n == 0) return 0;
   return x[n - 1] * x[n - 1] + 0.5 * array_recursion(x, n - 1);
 }
-// CHECK: array_recursion n=6
+// VERIFY: array_recursion n=6
 
 double integer_arithmetic_indices(const double* x, int n) {
   double s = 0;
@@ -97,4 +97,4 @@ double integer_arithmetic_indices(const double* x, int n) {
   }
   return s;
 }
-// CHECK: integer_arithmetic_indices n=9
+// VERIFY: integer_arithmetic_indices n=9

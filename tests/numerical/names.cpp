@@ -9,8 +9,8 @@ inline double damp(double v) { return std::tanh(v); }
 }  // namespace detail
 double energy(double x, double v, double k) { return spring(x, k) + detail::damp(v) * v; }
 }  // namespace physics
-// CHECK: physics::energy
-// CHECK: physics::spring
+// VERIFY: physics::energy
+// VERIFY: physics::spring
 
 extern "C" {
 double c_api_loss(const double* x, int n) {
@@ -19,7 +19,7 @@ double c_api_loss(const double* x, int n) {
   return s;
 }
 }
-// CHECK: c_api_loss n=5
+// VERIFY: c_api_loss n=5
 
 template <class T>
 T weighted_dot(const T* x, const T* w, int n) {
@@ -32,9 +32,9 @@ T squared(T v) { return v * v; }
 // Both instantiations are differentiated, each under its own name.
 double uses_templates(const double* x, const double* w, int n) { return weighted_dot(x, w, n) + squared(x[0]); }
 float uses_float_template(float v) { return squared(v) * 3.0f; }
-// CHECK: weighted_dot<double> n=4
-// CHECK: uses_templates n=4
-// CHECK: uses_float_template
+// VERIFY: weighted_dot<double> n=4
+// VERIFY: uses_templates n=4
+// VERIFY: uses_float_template
 
 // A constant table at namespace scope: read like a local array of constants.
 constexpr double kWeights[4] = {0.5, 1.5, -2.0, 0.25};
@@ -44,14 +44,14 @@ double tabulated(const double* x, int n) {
   for (int i = 0; i < n; ++i) s += kWeights[i % 4] * x[kOrder[i % 4]] * x[i];
   return s;
 }
-// CHECK: tabulated n=6
+// VERIFY: tabulated n=6
 
 // sizeof is a constant of its type.
 double last_of_local(double x) {
   double a[3] = {x, 2 * x, x * x};
   return a[sizeof(a) / sizeof(a[0]) - 1] * x;
 }
-// CHECK: last_of_local
+// VERIFY: last_of_local
 
 // Names the generated code uses for its own variables: a mean called x_bar, a rate called v_dot,
 // a buffer called w_tape. They are renamed in the derivatives (x_bar_), which did not compile.
@@ -66,7 +66,7 @@ double named_like_adjoints(const double* x, int n, double v_dot) {
   }
   return s + w_tape[0];
 }
-// CHECK: named_like_adjoints n=5
+// VERIFY: named_like_adjoints n=5
 static double scaled(double x, double x_bar) { return x * x_bar; }
 double calls_named_like_adjoints(double x, double y) { return scaled(x, y) * scaled(y, x); }
-// CHECK: calls_named_like_adjoints
+// VERIFY: calls_named_like_adjoints

@@ -2,7 +2,7 @@
 #include <cmath>
 
 double poly(double x, double y) { return 3 * x * x * y - 2 * x / y + 7 - y; }
-// CHECK: poly
+// VERIFY: poly
 
 double compound(double x, double y) {
   double a = x;
@@ -13,14 +13,14 @@ double compound(double x, double y) {
   a = a * a;
   return a;
 }
-// CHECK: compound
+// VERIFY: compound
 
 float floaty(float x, double y) {
   double widened = x;
   float narrowed = static_cast<float>(y * widened);
   return narrowed * x + (float)y;
 }
-// CHECK: floaty
+// VERIFY: floaty
 
 double increments(double x, int n) {
   double s = x;
@@ -30,13 +30,13 @@ double increments(double x, int n) {
   s += k;
   return s * x;
 }
-// CHECK: increments
+// VERIFY: increments
 
 double conditional_op(double x, double y) { return x > y ? x * y : x - y * y; }
-// CHECK: conditional_op
+// VERIFY: conditional_op
 
 double unary_minus(double x) { return -x * -(x + 1) - (-x); }
-// CHECK: unary_minus
+// VERIFY: unary_minus
 
 double reassign_param(double x, double y) {
   x = x * y;
@@ -44,7 +44,7 @@ double reassign_param(double x, double y) {
   x = std::sin(x) + y;
   return x * y;
 }
-// CHECK: reassign_param
+// VERIFY: reassign_param
 
 double self_update(double x) {
   double v = x;
@@ -52,4 +52,4 @@ double self_update(double x) {
   v = std::sqrt(v) * v;
   return v;
 }
-// CHECK: self_update
+// VERIFY: self_update

@@ -18,20 +18,20 @@ double spring_energy(Body a, const Body& b, const Spring& s) {
   double stretch = std::sqrt(dx * dx + dy * dy) - s.rest;
   return 0.5 * s.stiffness * stretch * stretch + 0.1 * (a.mass + b.mass) * (a.id + b.id);
 }
-// CHECK: spring_energy
+// VERIFY: spring_energy
 
 static double kinetic(const Body& b, double vx, double vy) { return 0.5 * b.mass * (vx * vx + vy * vy); }
 
 double total_energy(Body a, const Body& b, const Spring& s, double va, double vb) {
   return spring_energy(a, b, s) + kinetic(a, va, 0.3) + kinetic(b, 0.2, vb);
 }
-// CHECK: total_energy
+// VERIFY: total_energy
 
 float float_fields(const Spring& s, float t) {
   float k = static_cast<float>(s.stiffness);
   return k * t * t + static_cast<float>(s.rest) * t;
 }
-// CHECK: float_fields
+// VERIFY: float_fields
 
 // How the verifier (adjoint/verify.h) reaches the floating fields of the structs above.
 inline auto adjoint_fields(Body& b) { return std::tie(b.mass, b.x, b.y); }
