@@ -134,12 +134,12 @@ std::string entryDoc(const Function& d, const Module& original) {
                                      : "the arrays it writes, seeded through their _bar arrays,") +
           " into the _bar arguments.";
   for (const Param& p : d.params) {
-    std::string base = p.name.substr(0, p.name.size() - 4);
+    const std::string& base = p.of;
     bool output = f && f->param(base) && f->param(base)->type.pointer && written.count(base);
-    if (endsWith(p.name, "_bar"))
+    if (p.role == Role::Adjoint)
       doc += "\n  " + p.name + (output ? ": in: the adjoint of " + base + " as the function leaves it (the seed); out: the adjoint of " + base + " as it came in"
                                         : ": the adjoint of " + base + " is added here (+=); the caller zeroes it first");
-    else if (endsWith(p.name, "_dot"))
+    else if (p.role == Role::Tangent)
       doc += "\n  " + p.name + (output ? ": out: the tangent of " + base : ": the direction for " + base);
   }
   return wrapped(doc, 96);  // with "// " in front: within the formatter's 100 columns

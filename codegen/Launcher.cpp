@@ -12,7 +12,7 @@ namespace {
 std::vector<Param> callerParams(const Function& kernel) {
   std::vector<Param> out;
   for (const Param& p : kernel.params)
-    if (p.name != "block_sums" && p.name != "virtual_blocks") out.push_back(p);
+    if (!isLauncherProvided(p)) out.push_back(p);
   return out;
 }
 

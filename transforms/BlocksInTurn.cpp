@@ -35,7 +35,7 @@ bool runBlocksInTurn(Function& d) {
   body.push_back(loop);
   body.insert(body.end(), last, d.body.end());
   d.body = body;
-  d.params.push_back(Param{"virtual_blocks", u});
+  d.params.push_back(Param{"virtual_blocks", u, Role::VirtualBlocks});
   return true;
 }
 

@@ -58,7 +58,7 @@ class Parallelizer {
     tail.push_back(ifStmt(call("adjoint::last_block_to_finish", {storage}, Type::of(Scalar::Bool)), finish));
     d_.body.insert(d_.body.begin(), head.begin(), head.end());
     d_.body.insert(d_.body.end(), tail.begin(), tail.end());
-    d_.params.push_back(Param{"block_sums", blockSumsType()});
+    d_.params.push_back(Param{"block_sums", blockSumsType(), Role::BlockSums});
   }
 
  private:
@@ -75,12 +75,17 @@ class Parallelizer {
 
   // The adjoint of a scalar parameter of a device function lives in its caller's thread.
   bool isPrivate(const std::string& bar) const {
-    const Param* primal = d_.param(bar.substr(0, bar.size() - 4));
+    const Param* adjoint = d_.param(bar);
+    const Param* primal = adjoint ? d_.param(adjoint->of) : nullptr;
     return !d_.kernel && primal && !primal->type.pointer;
   }
 
+  // An adjoint (tangent) in memory: a parameter of that role, or a shared array of the block
+  // (whose name is its primal's with the suffix: the names the generated code reserves).
   bool isMemoryAdjoint(const Expr& array) const {
-    return array.kind == ExprKind::Var && endsWith(array.text, suffix_) && (array.type.shared || d_.param(array.text));
+    if (array.kind != ExprKind::Var) return false;
+    if (const Param* p = d_.param(array.text)) return p->role == (tangents_ ? Role::Tangent : Role::Adjoint);
+    return array.type.shared && endsWith(array.text, suffix_);
   }
 
   void collectAccesses() {

@@ -14,7 +14,7 @@ bool isSeedZeroing(const Stmt& s, const Function& d) {
   if (s.kind != StmtKind::Assign || s.op != Op::Assign || s.atomic || !s.comment.empty() || s.lhs->kind != ExprKind::Index) return false;
   const Expr& array = *s.lhs->operands[0];
   const Param* p = array.kind == ExprKind::Var ? d.param(array.text) : nullptr;
-  return p && p->type.pointer && endsWith(array.text, "_bar") && isZero(s.expr);
+  return p && p->type.pointer && p->role == Role::Adjoint && isZero(s.expr);
 }
 
 // Whether the store `s` can wait until after `later`: they do not touch its array, do not change

@@ -28,7 +28,7 @@ class TangentBuilder {
     for (const Param* p : differentiatedParams(f_, r_.wrt)) {
       Type t = p->type;
       if (t.pointer) t.constPointee = !(isWritten(p->name));
-      g.params.push_back(Param{p->name + "_dot", t});
+      g.params.push_back(Param{p->name + "_dot", t, Role::Tangent, p->name});
     }
     for (const Param& p : f_.params)
       if (activeVar(p.name, p.type) && !seeds_.count(p.name)) g.body.push_back(decl(p.name + "_dot", p.type, number(0, p.type)));

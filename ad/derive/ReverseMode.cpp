@@ -302,8 +302,9 @@ class ReverseBuilder {
     g.internal = !r_.entry;
     g.primal = f_.name;
     g.loc = f_.loc;
-    if (!r_.entry && f_.returnsFloating()) g.params.push_back(Param{"result_bar", f_.returnType.element()});
-    for (const Param* p : differentiatedParams(f_, r_.wrt)) g.params.push_back(Param{p->name + "_bar", p->type.element().pointerTo(false)});
+    if (!r_.entry && f_.returnsFloating()) g.params.push_back(Param{"result_bar", f_.returnType.element(), Role::ResultAdjoint});
+    for (const Param* p : differentiatedParams(f_, r_.wrt))
+      g.params.push_back(Param{p->name + "_bar", p->type.element().pointerTo(false), Role::Adjoint, p->name});
     if ((f_.kernel || f_.device) && !tapes_.empty())
       throw Diagnostic(f_.loc, "the reverse of '" + f_.name + "' would record values on a tape ('" + tapes_.begin()->first +
                                    "'), which device code cannot grow",

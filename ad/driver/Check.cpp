@@ -169,7 +169,7 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
   std::ostringstream decls, forward;
   size_t ints = 0;
   for (const ir::Param& p : f.params) {
-    bool differentiated = p.type.isFloating() && (vjp.param(p.name + "_bar") || jvp.param(p.name + "_dot"));
+    bool differentiated = p.type.isFloating() && (vjp.derivativeOf(p.name, ir::Role::Adjoint) || jvp.derivativeOf(p.name, ir::Role::Tangent));
     std::string t = p.type.scalarSpelling(), diff = differentiated ? "true" : "false";
     if (p.type.pointer) {
       auto own = ranges.byName.find(p.name);
@@ -184,15 +184,14 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
     }
     forward << ", " << p.name;
   }
-  auto derivativeArgs = [&](const ir::Function& d, const std::string& suffix) {
+  auto derivativeArgs = [&](const ir::Function& d) {
     std::string args;
     for (const ir::Param& p : d.params) {
-      if (p.name == "block_sums" || p.name == "virtual_blocks") continue;
-      std::string base = p.name.size() > suffix.size() ? p.name.substr(0, p.name.size() - suffix.size()) : "";
-      const ir::Param* primal = !base.empty() && p.name.compare(base.size(), suffix.size(), suffix) == 0 ? f.param(base) : nullptr;
-      if (!primal || f.param(p.name)) args += ", " + p.name;
-      else if (primal->type.pointer) args += ", c.derivative(" + base + ")";
-      else args += suffix == "_bar" ? ", c.scalarBar(" + base + ")" : ", c.scalarDot(" + base + ")";
+      if (ir::isLauncherProvided(p)) continue;
+      const ir::Param* primal = p.role == ir::Role::Adjoint || p.role == ir::Role::Tangent ? f.param(p.of) : nullptr;
+      if (!primal) args += ", " + p.name;
+      else if (primal->type.pointer) args += ", c.derivative(" + p.of + ")";
+      else args += p.role == ir::Role::Adjoint ? ", c.scalarBar(" + p.of + ")" : ", c.scalarDot(" + p.of + ")";
     }
     return args;
   };
@@ -208,8 +207,8 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
     << "  adjoint::KernelCheck c(argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : " << o.seed << "u);\n" << decls.str()
     << "  dim3 grid(" << grid << "), block(" << o.block << ");\n"
     << "  bool ok = c.run([&] { check(adjoint::launch(" << f.spelling << ", grid, block, 0, nullptr" << forward.str() << ")); },\n"
-    << "                  [&] { check(" << vjp.name << "_launch(grid, block, 0, nullptr" << derivativeArgs(vjp, "_bar") << ")); },\n"
-    << "                  [&] { check(" << jvp.name << "_launch(grid, block, 0, nullptr" << derivativeArgs(jvp, "_dot") << ")); });\n"
+    << "                  [&] { check(" << vjp.name << "_launch(grid, block, 0, nullptr" << derivativeArgs(vjp) << ")); },\n"
+    << "                  [&] { check(" << jvp.name << "_launch(grid, block, 0, nullptr" << derivativeArgs(jvp) << ")); });\n"
     << "  std::printf(ok ? \"all checks passed\\n\" : \"checks FAILED\\n\");\n  return ok ? 0 : 1;\n}\n";
   return h.str();
 }

@@ -25,6 +25,14 @@ std::string functionName(const std::string& requested) {
   return name;
 }
 
+const Param* Function::derivativeOf(const std::string& primal, Role role) const {
+  for (const Param& p : params)
+    if (p.role == role && p.of == primal) return &p;
+  return nullptr;
+}
+
+bool isLauncherProvided(const Param& p) { return p.role == Role::BlockSums || p.role == Role::VirtualBlocks; }
+
 const Function* Module::find(const std::string& name) const {
   for (const Function& f : functions)
     if (f.name == name) return &f;

@@ -9,9 +9,15 @@
 
 namespace adjoint::ir {
 
+// What a parameter of a derivative is: the primal function's own, an adjoint or tangent of one of
+// them, the adjoint of the primal's result (pullbacks), or storage the kernel launcher provides.
+enum class Role { Primal, Adjoint, Tangent, ResultAdjoint, BlockSums, VirtualBlocks };
+
 struct Param {
   std::string name;
   Type type;
+  Role role = Role::Primal;
+  std::string of{};  // Adjoint, Tangent: the primal parameter it belongs to
   bool nondifferentiable = false;  // marked by the user; never gets an adjoint
   bool unused = false;  // a derivative's parameter its body does not read: [[maybe_unused]] where it is defined
 };
@@ -19,6 +25,9 @@ struct Param {
 // The IR's name for a function the user names `requested` (as --fn does): the name without its
 // namespaces, a template's arguments joined by '_' (`ns::dot<double, 3>` is `dot_double_3`).
 std::string functionName(const std::string& requested);
+
+// Whether the kernel launcher provides the parameter (the caller does not pass it).
+bool isLauncherProvided(const Param& p);
 
 struct Function {
   std::string name;
@@ -43,6 +52,8 @@ struct Function {
   bool blocksInTurn = false;
 
   const Param* param(const std::string& n) const;
+  // The adjoint (or tangent) parameter of the primal parameter `primal`, if the function has one.
+  const Param* derivativeOf(const std::string& primal, Role role) const;
   bool returnsFloating() const { return returnType.isFloating(); }
 };
 

@@ -42,7 +42,7 @@ Function kernel(StmtList body) {
   f.device = false;
   f.host = false;
   f.returnType = Type::of(Scalar::Void);
-  f.params = {{"x", kFloats}, {"n", kInt}, {"x_bar", kFloats}, {"a_bar", kFloats}};
+  f.params = {{"x", kFloats}, {"n", kInt}, {"x_bar", kFloats, Role::Adjoint, "x"}, {"a_bar", kFloats, Role::Adjoint, "a"}};
   f.body = std::move(body);
   return f;
 }
