@@ -12,11 +12,10 @@
 #include <vector>
 
 #include "lennard_jones.grad.h"
-#include "mlp_loss.grad.h"
-#include "rosenbrock.grad.h"
-
 #include "lennard_jones/lennard_jones.cpp"
+#include "mlp_loss.grad.h"
 #include "mlp_loss/mlp_loss.cpp"
+#include "rosenbrock.grad.h"
 #include "rosenbrock/rosenbrock.cpp"
 
 namespace {
@@ -72,8 +71,8 @@ T mlp_loss_t(const T* X, const T* Y, int batch, int in_dim, int hidden, const T*
 struct Workload {
   std::vector<double> x;
   std::function<double(const double*)> forward;
-  std::function<void(const double*, double*)> generated;    // the Adjoint gradient
-  std::function<adouble(const adouble*)> traced;           // for ADOL-C
+  std::function<void(const double*, double*)> generated;  // the Adjoint gradient
+  std::function<adouble(const adouble*)> traced;          // for ADOL-C
 };
 
 std::vector<double> randomVector(size_t n, double lo, double hi, unsigned seed) {
@@ -106,7 +105,8 @@ Workload ljWorkload() {
   w.x[3 * kParticles + 1] = 0.9;
   w.forward = [](const double* x) { return lj_energy(x, kParticles, x[3 * kParticles], x[3 * kParticles + 1]); };
   w.generated = [](const double* x, double* g) {
-    lj_energy_grad(x, kParticles, x[3 * kParticles], x[3 * kParticles + 1], g, g + 3 * kParticles, g + 3 * kParticles + 1);
+    lj_energy_grad(x, kParticles, x[3 * kParticles], x[3 * kParticles + 1], g, g + 3 * kParticles,
+                   g + 3 * kParticles + 1);
   };
   w.traced = [](const adouble* x) { return lj_energy_t(x, kParticles, x[3 * kParticles], x[3 * kParticles + 1]); };
   return w;
@@ -170,14 +170,22 @@ void run(benchmark::State& state, Workload (*make)(), short tag, Method method) 
   if (method == Method::AdolcGradient) tape(w, tag);
   for (auto _ : state) {
     switch (method) {
-      case Method::Forward: benchmark::DoNotOptimize(w.forward(w.x.data())); break;
+      case Method::Forward:
+        benchmark::DoNotOptimize(w.forward(w.x.data()));
+        break;
       case Method::Generated:
         std::fill(g.begin(), g.end(), 0.0);
         w.generated(w.x.data(), g.data());
         break;
-      case Method::FiniteDifferences: centralDifferences(w, w.x, g.data()); break;
-      case Method::AdolcTapeAndGradient: tape(w, tag); [[fallthrough]];
-      case Method::AdolcGradient: gradient(tag, static_cast<int>(w.x.size()), w.x.data(), g.data()); break;
+      case Method::FiniteDifferences:
+        centralDifferences(w, w.x, g.data());
+        break;
+      case Method::AdolcTapeAndGradient:
+        tape(w, tag);
+        [[fallthrough]];
+      case Method::AdolcGradient:
+        gradient(tag, static_cast<int>(w.x.size()), w.x.data(), g.data());
+        break;
     }
     benchmark::DoNotOptimize(g.data());
     benchmark::ClobberMemory();
@@ -194,17 +202,18 @@ bool agree(Workload (*make)(), short tag, const char* name) {
   gradient(tag, static_cast<int>(w.x.size()), w.x.data(), theirs.data());
   double worst = 0;
   for (size_t i = 0; i < mine.size(); ++i)
-    worst = std::max(worst, std::fabs(mine[i] - theirs[i]) / std::max({std::fabs(mine[i]), std::fabs(theirs[i]), 1e-8}));
+    worst =
+        std::max(worst, std::fabs(mine[i] - theirs[i]) / std::max({std::fabs(mine[i]), std::fabs(theirs[i]), 1e-8}));
   std::printf("%-14s generated vs ADOL-C gradient: max rel. difference %.1e\n", name, worst);
   return worst < 1e-9;
 }
 
-#define WORKLOAD(name, make, tag)                                                                            \
-  BENCHMARK_CAPTURE(run, name/forward, make, tag, Method::Forward);                                         \
-  BENCHMARK_CAPTURE(run, name/adjoint_grad, make, tag, Method::Generated);                                  \
-  BENCHMARK_CAPTURE(run, name/adolc_gradient, make, tag, Method::AdolcGradient);                            \
-  BENCHMARK_CAPTURE(run, name/adolc_tape_and_gradient, make, tag, Method::AdolcTapeAndGradient);           \
-  BENCHMARK_CAPTURE(run, name/central_differences, make, tag, Method::FiniteDifferences)
+#define WORKLOAD(name, make, tag)                                                                  \
+  BENCHMARK_CAPTURE(run, name / forward, make, tag, Method::Forward);                              \
+  BENCHMARK_CAPTURE(run, name / adjoint_grad, make, tag, Method::Generated);                       \
+  BENCHMARK_CAPTURE(run, name / adolc_gradient, make, tag, Method::AdolcGradient);                 \
+  BENCHMARK_CAPTURE(run, name / adolc_tape_and_gradient, make, tag, Method::AdolcTapeAndGradient); \
+  BENCHMARK_CAPTURE(run, name / central_differences, make, tag, Method::FiniteDifferences)
 
 WORKLOAD(rosenbrock, rosenbrockWorkload, 1);
 WORKLOAD(lennard_jones, ljWorkload, 2);
@@ -213,7 +222,8 @@ WORKLOAD(mlp_loss, mlpWorkload, 3);
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool ok = agree(rosenbrockWorkload, 1, "rosenbrock") & agree(ljWorkload, 2, "lennard_jones") & agree(mlpWorkload, 3, "mlp_loss");
+  bool ok = agree(rosenbrockWorkload, 1, "rosenbrock") & agree(ljWorkload, 2, "lennard_jones") &
+            agree(mlpWorkload, 3, "mlp_loss");
   if (!ok) return 1;
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

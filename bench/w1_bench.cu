@@ -17,18 +17,18 @@
 #include "w1_loss.cu"
 #include "w1_loss.grad.h"
 
-#define CHECK(call)                                                                          \
-  do {                                                                                       \
-    cudaError_t e = (call);                                                                  \
-    if (e != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e));        \
-      std::exit(1);                                                                          \
-    }                                                                                        \
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    cudaError_t e = (call);                                                           \
+    if (e != cudaSuccess) {                                                           \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
+      std::exit(1);                                                                   \
+    }                                                                                 \
   } while (0)
 
 // Hand-written adjoint 1: every thread adds its terms with atomicAdd.
-__global__ void vjp_atomic_per_thread(const float* x, const float* y, const float* a, const float* b, int n, float* a_bar,
-                                      float* b_bar, const float* loss_bar) {
+__global__ void vjp_atomic_per_thread(const float* x, const float* y, const float* a, const float* b, int n,
+                                      float* a_bar, float* b_bar, const float* loss_bar) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   float h = tanhf(a[0] * x[i] + b[0]);
@@ -38,8 +38,8 @@ __global__ void vjp_atomic_per_thread(const float* x, const float* y, const floa
 }
 
 // Hand-written adjoint 2: a warp-shuffle and shared-memory block reduction, one atomicAdd per block.
-__global__ void vjp_atomic_per_block(const float* x, const float* y, const float* a, const float* b, int n, float* a_bar,
-                                     float* b_bar, const float* loss_bar) {
+__global__ void vjp_atomic_per_block(const float* x, const float* y, const float* a, const float* b, int n,
+                                     float* a_bar, float* b_bar, const float* loss_bar) {
   __shared__ float sums[2][32];
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float ga = 0, gb = 0;
@@ -137,16 +137,24 @@ int main(int argc, char** argv) {
       {"generated w1_loss_vjp_launch (block sums added in a fixed order)",
        [&] { CHECK(w1_loss_vjp_launch(grid, block, 0, 0, x, y, a, b, loss, n, a_bar, b_bar, loss_bar)); }},
       {"generated w1_loss_vjp, forward's grid, no block sums (atomic per block)",
-       [&] { CHECK(adjoint::launch(w1_loss_vjp, grid, block, 0, 0, x, y, a, b, loss, n, a_bar, b_bar, loss_bar, adjoint::BlockSums{}, grid.x)); }},
-      {"hand-written: atomicAdd per thread", [&] { CHECK(adjoint::launch(vjp_atomic_per_thread, grid, block, 0, 0, x, y, a, b, n, a_bar, b_bar, loss_bar)); }},
+       [&] {
+         CHECK(adjoint::launch(w1_loss_vjp, grid, block, 0, 0, x, y, a, b, loss, n, a_bar, b_bar, loss_bar,
+                               adjoint::BlockSums{}, grid.x));
+       }},
+      {"hand-written: atomicAdd per thread",
+       [&] {
+         CHECK(adjoint::launch(vjp_atomic_per_thread, grid, block, 0, 0, x, y, a, b, n, a_bar, b_bar, loss_bar));
+       }},
       {"hand-written: block reduction, atomicAdd per block",
        [&] { CHECK(adjoint::launch(vjp_atomic_per_block, grid, block, 0, 0, x, y, a, b, n, a_bar, b_bar, loss_bar)); }},
   };
-  std::printf("W1, n = 2^%d, %d threads per block, %u blocks; reference (float64): a_bar %.9e, b_bar %.9e\n", log2n, threads,
-              grid.x, ref_a, ref_b);
-  double floor_ms = median_ms([&] { CHECK(cudaMemcpyAsync(copy, x, sizeof(float) * n, cudaMemcpyDeviceToDevice)); }, 20);
+  std::printf("W1, n = 2^%d, %d threads per block, %u blocks; reference (float64): a_bar %.9e, b_bar %.9e\n", log2n,
+              threads, grid.x, ref_a, ref_b);
+  double floor_ms =
+      median_ms([&] { CHECK(cudaMemcpyAsync(copy, x, sizeof(float) * n, cudaMemcpyDeviceToDevice)); }, 20);
   std::printf("floor: read x and y once (8n bytes) = device copy of x (4n read + 4n written): %.4f ms\n\n", floor_ms);
-  std::printf("%-68s %10s %8s %12s %12s %s\n", "adjoint", "ms", "/floor", "a_bar err", "b_bar err", "bitwise repeatable");
+  std::printf("%-68s %10s %8s %12s %12s %s\n", "adjoint", "ms", "/floor", "a_bar err", "b_bar err",
+              "bitwise repeatable");
   for (const Variant& v : variants) {
     float first[2] = {0, 0}, second[2] = {0, 0};
     for (float* out : {first, second}) {
@@ -158,8 +166,8 @@ int main(int argc, char** argv) {
     }
     bool slow = std::string(v.name).find("per thread") != std::string::npos;
     double ms = median_ms(v.run, slow ? 3 : 50, slow ? 1 : 3);
-    std::printf("%-68s %10.4f %8.2f %12.2e %12.2e %s\n", v.name, ms, ms / floor_ms, std::fabs(first[0] - ref_a) / std::fabs(ref_a),
-                std::fabs(first[1] - ref_b) / std::fabs(ref_b),
+    std::printf("%-68s %10.4f %8.2f %12.2e %12.2e %s\n", v.name, ms, ms / floor_ms,
+                std::fabs(first[0] - ref_a) / std::fabs(ref_a), std::fabs(first[1] - ref_b) / std::fabs(ref_b),
                 first[0] == second[0] && first[1] == second[1] ? "yes" : "no");
   }
   // Training steps: the user's forward as written (its per-thread atomicAdd), the generated
@@ -174,6 +182,7 @@ int main(int argc, char** argv) {
   double step_ms = median_ms(step_without_loss, 50);
   std::printf("\nuser's forward as written (atomicAdd per thread): %.4f ms\n", forward_ms);
   std::printf("training step, user's forward + generated vjp + SGD: %.4f ms\n", forward_ms + step_ms);
-  std::printf("training step without the loss value, generated vjp + SGD: %.4f ms (%.2f x floor)\n", step_ms, step_ms / floor_ms);
+  std::printf("training step without the loss value, generated vjp + SGD: %.4f ms (%.2f x floor)\n", step_ms,
+              step_ms / floor_ms);
   return 0;
 }

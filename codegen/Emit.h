@@ -15,8 +15,8 @@ struct Output {
 };
 
 struct EmitOptions {
-  std::string headerName;   // as the source includes it: "model.grad.h" (empty: the source includes no header)
-  std::string command;      // the command line that regenerates the output
+  std::string headerName;  // as the source includes it: "model.grad.h" (empty: the source includes no header)
+  std::string command;     // the command line that regenerates the output
   bool lineDirectives = false;
 };
 

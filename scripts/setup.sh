@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ python3 ccache clang-22 libclang-22-dev libclang-cpp22-dev llvm-22-dev llvm-22-tools libclang-rt-22-dev
+packages=(cmake ninja-build g++ python3 ccache clang-22 clang-format-22 libclang-22-dev libclang-cpp22-dev llvm-22-dev llvm-22-tools libclang-rt-22-dev
           doctest-dev libbenchmark-dev)
 missing=()
 for p in "${packages[@]}"; do

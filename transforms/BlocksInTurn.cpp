@@ -14,7 +14,8 @@ bool runBlocksInTurn(Function& d) {
   walk(d.body, [&](const Stmt& s) { eligible &= !(s.kind == StmtKind::Decl && s.type.shared); });
   walkExprs(d.body, [&](const Expr& e) {
     if (isBarrier(e)) eligible = false;
-    if (e.kind == ExprKind::Var && (e.text == "blockIdx.y" || e.text == "blockIdx.z" || e.text == "gridDim.y" || e.text == "gridDim.z"))
+    if (e.kind == ExprKind::Var &&
+        (e.text == "blockIdx.y" || e.text == "blockIdx.z" || e.text == "gridDim.y" || e.text == "gridDim.z"))
       eligible = false;
     usesBlock |= e.kind == ExprKind::Var && e.text == "blockIdx.x";
   });
@@ -29,8 +30,9 @@ bool runBlocksInTurn(Function& d) {
   substitute(perBlock, std::map<std::string, ExprPtr>{{"blockIdx.x", block}, {"gridDim.x", blocks}});
   StmtPtr loop = forStmt(decl(block->text, u, var("blockIdx.x", u)), binary(Op::Lt, block, blocks),
                          assign(block, Op::Add, var("gridDim.x", u)), perBlock);
-  loop->comment = "the blocks of the forward's launch (virtual_blocks of them), each block running several\n"
-                  "in turn: fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add";
+  loop->comment =
+      "the blocks of the forward's launch (virtual_blocks of them), each block running several\n"
+      "in turn: fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add";
   StmtList body(d.body.begin(), first);
   body.push_back(loop);
   body.insert(body.end(), last, d.body.end());

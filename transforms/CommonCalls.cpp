@@ -25,7 +25,8 @@ int count(const Stmt& s, const Expr& target) {
   int n = count(s.expr, target);
   for (const ExprPtr& a : s.args) n += count(a, target);
   if (s.lhs)
-    for (const Expr* e = s.lhs.get(); e->kind == ExprKind::Index; e = e->operands[0].get()) n += count(e->operands[1], target);
+    for (const Expr* e = s.lhs.get(); e->kind == ExprKind::Index; e = e->operands[0].get())
+      n += count(e->operands[1], target);
   return n;
 }
 
@@ -72,7 +73,8 @@ class Sharer {
   // Shares the first call of body[i] that later statements repeat; returns whether it did.
   bool shareOne(StmtList& body, size_t i) {
     std::vector<const Expr*> calls;
-    for (const ExprPtr& e : {body[i]->expr}) walk(e, [&](const Expr& x) {
+    for (const ExprPtr& e : {body[i]->expr})
+      walk(e, [&](const Expr& x) {
         if (module_.isPureCall(x)) calls.push_back(&x);
       });
     for (const Expr* c : calls) {

@@ -2,7 +2,6 @@
 
 #include <set>
 
-
 namespace adjoint::transforms {
 
 namespace {
@@ -31,7 +30,8 @@ class DeadCode {
       for (const ExprPtr& e : s.args) noteReads(e);
       if (s.lhs) {
         // Writing x or a[i] is no read of x or a, but i is read.
-        for (const Expr* e = s.lhs.get(); e->kind == ExprKind::Index; e = e->operands[0].get()) noteReads(e->operands[1]);
+        for (const Expr* e = s.lhs.get(); e->kind == ExprKind::Index; e = e->operands[0].get())
+          noteReads(e->operands[1]);
         if (s.lhs->kind == ExprKind::Unary) noteReads(s.lhs);
       }
     });
@@ -85,9 +85,12 @@ class DeadCode {
         bool local = !p || (!p->type.pointer && s.lhs->kind == ExprKind::Var);
         return local && !read_.count(v) && pure(s.expr);
       }
-      case StmtKind::If: return s.body.empty() && s.elseBody.empty() && pure(s.expr);
-      case StmtKind::For: return s.body.empty();
-      default: return false;
+      case StmtKind::If:
+        return s.body.empty() && s.elseBody.empty() && pure(s.expr);
+      case StmtKind::For:
+        return s.body.empty();
+      default:
+        return false;
     }
   }
 

@@ -23,7 +23,8 @@ std::set<std::string> writeOnlyArrays(const Function& f) {
     if (s.kind != StmtKind::Assign) return;
     written.insert(rootName(*s.lhs));
     if (s.op != Op::Assign && !s.atomic) read.insert(rootName(*s.lhs));  // x[i] *= 2 reads x[i]
-    for (const Expr* e = s.lhs.get(); e->kind == ExprKind::Index; e = e->operands[0].get()) collectReads(e->operands[1]);
+    for (const Expr* e = s.lhs.get(); e->kind == ExprKind::Index; e = e->operands[0].get())
+      collectReads(e->operands[1]);
   });
   std::set<std::string> out;
   for (const Param& p : f.params)
@@ -32,9 +33,10 @@ std::set<std::string> writeOnlyArrays(const Function& f) {
 }
 
 void dropStores(StmtList& body, const std::set<std::string>& arrays) {
-  body.erase(std::remove_if(body.begin(), body.end(),
-                            [&](const StmtPtr& s) { return s->kind == StmtKind::Assign && arrays.count(rootName(*s->lhs)); }),
-             body.end());
+  body.erase(
+      std::remove_if(body.begin(), body.end(),
+                     [&](const StmtPtr& s) { return s->kind == StmtKind::Assign && arrays.count(rootName(*s->lhs)); }),
+      body.end());
   for (const StmtPtr& s : body) {
     dropStores(s->body, arrays);
     dropStores(s->elseBody, arrays);

@@ -16,8 +16,8 @@ class CallExtractor {
     StmtList out;
     for (StmtPtr& s : body) {
       for (StmtList* nested : {&s->body, &s->elseBody}) list(*nested);
-      bool differentiated = s->kind == StmtKind::Assign || s->kind == StmtKind::Decl ||
-                            s->kind == StmtKind::Return || s->kind == StmtKind::Eval;
+      bool differentiated = s->kind == StmtKind::Assign || s->kind == StmtKind::Decl || s->kind == StmtKind::Return ||
+                            s->kind == StmtKind::Eval;
       if (differentiated && s->expr) {
         bool wholeCallAllowed = (s->kind == StmtKind::Assign && s->op == Op::Assign) || s->kind == StmtKind::Decl ||
                                 s->kind == StmtKind::Eval;
@@ -33,7 +33,9 @@ class CallExtractor {
   NameSet names_;
 
   // Calls that extraction moves into statements of their own.
-  bool isExtracted(const Expr& e) const { return e.kind == ExprKind::Call && module_.find(e.text) && e.type.isFloating(); }
+  bool isExtracted(const Expr& e) const {
+    return e.kind == ExprKind::Call && module_.find(e.text) && e.type.isFloating();
+  }
   bool containsExtracted(const ExprPtr& e) const {
     bool found = false;
     walk(e, [&](const Expr& x) { found |= isExtracted(x); });
@@ -71,7 +73,8 @@ class CallExtractor {
     ExprPtr cond = extract(e.operands[0], false, loc, out);
     ExprPtr value = var(names_.fresh("selected"), e.type);
     out.push_back(at(decl(value->text, e.type, number(0, e.type)), loc));
-    out.push_back(at(ifStmt(cond, computeInto(value, e.operands[1], loc), computeInto(value, e.operands[2], loc)), loc));
+    out.push_back(
+        at(ifStmt(cond, computeInto(value, e.operands[1], loc), computeInto(value, e.operands[2], loc)), loc));
     return value;
   }
 

@@ -15,10 +15,12 @@ bool isNumber(const Expr& e, double value) { return e.kind == ExprKind::Number &
 const Stmt* halvingCounter(const Stmt& s) {
   if (s.kind != StmtKind::For || !s.init || !s.step || !s.expr) return nullptr;
   const Stmt& init = *s.init;
-  if (init.kind != StmtKind::Decl || init.type.scalar != Scalar::Int || init.type.isIndexed() || !init.expr) return nullptr;
+  if (init.kind != StmtKind::Decl || init.type.scalar != Scalar::Int || init.type.isIndexed() || !init.expr)
+    return nullptr;
   const Expr& cond = *s.expr;
-  bool positive = cond.kind == ExprKind::Binary && cond.operands[0]->kind == ExprKind::Var && cond.operands[0]->text == init.name &&
-                  ((cond.op == Op::Gt && isNumber(*cond.operands[1], 0)) || (cond.op == Op::Ge && isNumber(*cond.operands[1], 1)));
+  bool positive =
+      cond.kind == ExprKind::Binary && cond.operands[0]->kind == ExprKind::Var && cond.operands[0]->text == init.name &&
+      ((cond.op == Op::Gt && isNumber(*cond.operands[1], 0)) || (cond.op == Op::Ge && isNumber(*cond.operands[1], 1)));
   const Stmt& step = *s.step;
   bool halves = step.kind == StmtKind::Assign && step.lhs->kind == ExprKind::Var && step.lhs->text == init.name &&
                 ((step.op == Op::Div && isNumber(*step.expr, 2)) || (step.op == Op::Shr && isNumber(*step.expr, 1)));
@@ -42,8 +44,9 @@ void rewrite(StmtList& body) {
     value->comment = "halving loop, counted: " + counter->name + " halves each iteration";
     StmtList loopBody{value};
     loopBody.insert(loopBody.end(), s->body.begin(), s->body.end());
-    StmtPtr loop = forStmt(decl(step->text, k, number(0, k)), binary(Op::Lt, step, call("adjoint::halvings", {counter->expr}, k)),
-                           assign(step, Op::Add, number(1, k)), loopBody);
+    StmtPtr loop =
+        forStmt(decl(step->text, k, number(0, k)), binary(Op::Lt, step, call("adjoint::halvings", {counter->expr}, k)),
+                assign(step, Op::Add, number(1, k)), loopBody);
     loop->loc = s->loc;
     loop->comment = s->comment;
     loop->section = s->section;

@@ -6,8 +6,8 @@
 #include "ad/analysis/Activity.h"
 #include "ad/analysis/ThreadIndex.h"
 #include "ad/ir/Diagnostic.h"
-#include "ad/ir/Printer.h"
 #include "ad/ir/Names.h"
+#include "ad/ir/Printer.h"
 
 namespace adjoint::transforms {
 
@@ -18,7 +18,9 @@ using analysis::Spread;
 
 // The note goes first: a long comment naming the forward line may wrap, and the formatter would
 // join a note after it into its last line.
-std::string withNote(const std::string& comment, const std::string& note) { return comment.empty() ? note : note + "\n" + comment; }
+std::string withNote(const std::string& comment, const std::string& note) {
+  return comment.empty() ? note : note + "\n" + comment;
+}
 
 // One register sum of adjoints that every thread adds to the same address.
 struct ThreadSum {
@@ -29,7 +31,12 @@ struct ThreadSum {
 class Parallelizer {
  public:
   Parallelizer(Function& d, bool tangents, bool deterministic)
-      : d_(d), threads_(d), names_(d), tangents_(tangents), deterministic_(deterministic), suffix_(tangents ? "_dot" : "_bar") {
+      : d_(d),
+        threads_(d),
+        names_(d),
+        tangents_(tangents),
+        deterministic_(deterministic),
+        suffix_(tangents ? "_dot" : "_bar") {
     std::set<std::string> assigned = analysis::assignedVariables(d.body);
     for (const Param& p : d.params)
       if (!p.type.pointer && !assigned.count(p.name)) invariant_.insert(p.name);
@@ -48,13 +55,16 @@ class Parallelizer {
       Type t = s.target->type.element();
       head.push_back(decl(s.name, t, number(0, t)));
       ExprPtr slot = number(static_cast<double>(k), Type::integer("unsigned", true));
-      tail.push_back(eval(call("adjoint::sum_over_threads_into", {unary(Op::AddressOf, s.target), var(s.name, t), storage, slot}, none)));
+      tail.push_back(eval(call("adjoint::sum_over_threads_into",
+                               {unary(Op::AddressOf, s.target), var(s.name, t), storage, slot}, none)));
       finish.push_back(eval(call("adjoint::add_block_sums", {unary(Op::AddressOf, s.target), storage, slot}, none)));
     }
     d_.blockSumSlots = static_cast<unsigned>(sums_.size());
-    head.front()->comment = std::string(tangents_ ? "tangents" : "adjoints") + " every thread adds to the same address: summed in registers first";
-    tail.front()->comment = "summed over the threads: one sum per block; the last block to finish adds them in a fixed order\n"
-                            "(or, launched without block_sums, each block adds its sum with an atomicAdd)";
+    head.front()->comment = std::string(tangents_ ? "tangents" : "adjoints") +
+                            " every thread adds to the same address: summed in registers first";
+    tail.front()->comment =
+        "summed over the threads: one sum per block; the last block to finish adds them in a fixed order\n"
+        "(or, launched without block_sums, each block adds its sum with an atomicAdd)";
     tail.push_back(ifStmt(call("adjoint::last_block_to_finish", {storage}, Type::of(Scalar::Bool)), finish));
     d_.body.insert(d_.body.begin(), head.begin(), head.end());
     d_.body.insert(d_.body.end(), tail.begin(), tail.end());
@@ -70,7 +80,7 @@ class Parallelizer {
   std::string suffix_;
   std::set<std::string> invariant_;  // scalar parameters the kernel never assigns
   std::vector<ThreadSum> sums_;
-  SourceLoc line_;  // of the forward statement whose adjoint is being visited
+  SourceLoc line_;                                        // of the forward statement whose adjoint is being visited
   std::map<std::string, std::vector<ExprPtr>> accesses_;  // adjoint array -> the indices it is used at
 
   // The adjoint of a scalar parameter of a device function lives in its caller's thread.
@@ -90,7 +100,8 @@ class Parallelizer {
 
   void collectAccesses() {
     walkExprs(d_.body, [&](const Expr& e) {
-      if (e.kind == ExprKind::Index && isMemoryAdjoint(*e.operands[0])) accesses_[e.operands[0]->text].push_back(e.operands[1]);
+      if (e.kind == ExprKind::Index && isMemoryAdjoint(*e.operands[0]))
+        accesses_[e.operands[0]->text].push_back(e.operands[1]);
       if (isOp(e, Op::Deref) && isMemoryAdjoint(*e.operands[0]))
         accesses_[e.operands[0]->text].push_back(number(0, Type::integer()));
     });
@@ -138,7 +149,8 @@ class Parallelizer {
     std::string read = bar.substr(0, bar.size() - 4) + "[" + print(*target->operands[1]) + "]";
     Spread spread = threads_.spread(target->operands[1]);
     if (!d_.kernel && !shared) spread = Spread::Varying;
-    bool injective = (spread == Spread::GridInjective || (shared && spread == Spread::BlockInjective)) && singleIndex(bar);
+    bool injective =
+        (spread == Spread::GridInjective || (shared && spread == Spread::BlockInjective)) && singleIndex(bar);
     if (injective && !tangents_) {
       d_.needsOneDimensionalLaunch = true;
       s.comment = withNote(s.comment, read + ": index injective over threads: plain " + assignmentSpelling(s.op));
@@ -156,7 +168,8 @@ class Parallelizer {
     if (!shared && d_.kernel && spread == Spread::Uniform && !deterministic_) {
       // The address changes (with a loop counter, say) but is the same in every thread at a time.
       ExprPtr value = s.op == Op::Sub ? neg(s.expr) : s.expr;
-      std::string comment = withNote(s.comment, read + ": the same address in every thread of a warp: one atomicAdd per warp");
+      std::string comment =
+          withNote(s.comment, read + ": the same address in every thread of a warp: one atomicAdd per warp");
       SourceLoc loc = s.loc;
       s = *eval(call("adjoint::warp_add", {unary(Op::AddressOf, target), value}, Type::of(Scalar::Void)));
       s.comment = comment;
@@ -164,12 +177,16 @@ class Parallelizer {
       return;
     }
     if (deterministic_)
-      throw Diagnostic(s.loc.line ? s.loc : line_, "--deterministic: the adjoint of " + read + " needs a floating-point atomicAdd (threads may share the index)",
-                       "index arrays read in the kernel by the thread's index (i = blockIdx.x * blockDim.x + threadIdx.x), or drop --deterministic");
+      throw Diagnostic(
+          s.loc.line ? s.loc : line_,
+          "--deterministic: the adjoint of " + read + " needs a floating-point atomicAdd (threads may share the index)",
+          "index arrays read in the kernel by the thread's index (i = blockIdx.x * blockDim.x + threadIdx.x), or drop "
+          "--deterministic");
     if (s.op == Op::Sub) s.expr = neg(s.expr);
     s.op = Op::Add;
     s.atomic = true;
-    s.comment = withNote(s.comment, read + ": threads may share the index: atomicAdd" + (shared ? " in shared memory" : ""));
+    s.comment =
+        withNote(s.comment, read + ": threads may share the index: atomicAdd" + (shared ? " in shared memory" : ""));
   }
 
   bool readsOnlyInvariants(const ExprPtr& e) const {
@@ -193,11 +210,13 @@ class Parallelizer {
       if (s.kind != StmtKind::Decl || !s.type.shared || !endsWith(s.name, "_bar")) continue;
       Type u = Type::integer("unsigned", true);
       ExprPtr j = var("j", u);
-      StmtPtr clear = forStmt(decl("j", u, call("adjoint::thread_rank", {}, u)), binary(Op::Lt, j, number(s.type.arraySize, u)),
-                              assign(j, Op::Add, call("adjoint::block_threads", {}, u)),
-                              {assign(index(var(s.name, s.type), j), Op::Assign, number(0, s.type.element()))});
+      StmtPtr clear =
+          forStmt(decl("j", u, call("adjoint::thread_rank", {}, u)), binary(Op::Lt, j, number(s.type.arraySize, u)),
+                  assign(j, Op::Add, call("adjoint::block_threads", {}, u)),
+                  {assign(index(var(s.name, s.type), j), Op::Assign, number(0, s.type.element()))});
       clear->comment = "the block clears its shared adjoints before any thread adds to them";
-      body.insert(body.begin() + static_cast<long>(k) + 1, {clear, eval(call("__syncthreads", {}, Type::of(Scalar::Void)))});
+      body.insert(body.begin() + static_cast<long>(k) + 1,
+                  {clear, eval(call("__syncthreads", {}, Type::of(Scalar::Void)))});
       k += 2;
     }
   }

@@ -13,8 +13,8 @@ using namespace ir;
 bool reserved(const std::string& name) {
   for (const char* suffix : {"_bar", "_dot", "_tape", "_bar_acc", "_bar_new"})
     if (endsWith(name, suffix)) return true;
-  bool loopCounter = name.rfind("k_L", 0) == 0 && name.size() > 3 &&
-                     name.find_first_not_of("0123456789", 3) == std::string::npos;
+  bool loopCounter =
+      name.rfind("k_L", 0) == 0 && name.size() > 3 && name.find_first_not_of("0123456789", 3) == std::string::npos;
   return loopCounter || name == "block_sums" || name == "virtual_block" || name == "virtual_blocks";
 }
 

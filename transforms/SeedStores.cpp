@@ -11,7 +11,9 @@ using namespace ir;
 
 // `A_bar[i] = 0` into a pointer parameter: the seed of an output, read by the statements before.
 bool isSeedZeroing(const Stmt& s, const Function& d) {
-  if (s.kind != StmtKind::Assign || s.op != Op::Assign || s.atomic || !s.comment.empty() || s.lhs->kind != ExprKind::Index) return false;
+  if (s.kind != StmtKind::Assign || s.op != Op::Assign || s.atomic || !s.comment.empty() ||
+      s.lhs->kind != ExprKind::Index)
+    return false;
   const Expr& array = *s.lhs->operands[0];
   const Param* p = array.kind == ExprKind::Var ? d.param(array.text) : nullptr;
   return p && p->type.pointer && p->role == Role::Adjoint && isZero(s.expr);
@@ -45,7 +47,8 @@ void sink(StmtList& body, const Function& d) {
     const StmtPtr& s = body[k];
     bool last = k + 1 == body.size();
     if (!last && isSeedZeroing(*s, d) && canWait(*s, StmtList(body.begin() + static_cast<long>(k) + 1, body.end()))) {
-      s->comment = "the seed " + print(*s->lhs) + ", read above, zeroed after the loads that follow it: a store\n"
+      s->comment = "the seed " + print(*s->lhs) +
+                   ", read above, zeroed after the loads that follow it: a store\n"
                    "between loads holds back the loads after it";
       deferred.push_back(s);
     } else {

@@ -52,8 +52,10 @@ class JumpStructurer {
         append(out, list(merged, continuation, inLoop));
         return out;
       }
-      if (isLoop(s->kind)) s = loop(s);
-      else if (s->kind == StmtKind::If || s->kind == StmtKind::Block) s = nested(s, inLoop);
+      if (isLoop(s->kind))
+        s = loop(s);
+      else if (s->kind == StmtKind::If || s->kind == StmtKind::Block)
+        s = nested(s, inLoop);
       out.push_back(s);
     }
     append(out, continuation);

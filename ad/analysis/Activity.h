@@ -12,8 +12,7 @@ namespace adjoint::analysis {
 
 // The names of the variables (parameters, locals, arrays by name) whose values vary with the
 // parameters in `wrt`.
-std::set<std::string> variedVariables(const ir::Function& f, const std::set<std::string>& wrt,
-                                      const ir::Module& m);
+std::set<std::string> variedVariables(const ir::Function& f, const std::set<std::string>& wrt, const ir::Module& m);
 
 // The names of the variables the statements in `body` assign (array elements count as their array).
 std::set<std::string> assignedVariables(const ir::StmtList& body);

@@ -17,15 +17,16 @@ bool asCountedLoop(const Stmt& s, CountedLoop& out) {
   const std::string& i = init.name;
   bool stepsCounter = step.kind == StmtKind::Assign && step.lhs->kind == ExprKind::Var && step.lhs->text == i;
   bool unitStep = stepsCounter && (step.op == Op::Add || step.op == Op::Sub) && isOne(step.expr);
-  bool strided = stepsCounter && step.op == Op::Add && !unitStep && !step.expr->type.isFloating() && !readVariables(step.expr).count(i);
+  bool strided = stepsCounter && step.op == Op::Add && !unitStep && !step.expr->type.isFloating() &&
+                 !readVariables(step.expr).count(i);
   if (!unitStep && !strided) return false;
   const Expr& cond = *s.expr;
   if (cond.kind != ExprKind::Binary || !isComparison(cond.op)) return false;
   // `i + c < b` is `i < b - c` (and `i - c < b` is `i < b + c`) for an integer literal c.
   ExprPtr bound = cond.operands[1];
   const Expr* lhs = cond.operands[0].get();
-  if ((isOp(*lhs, Op::Add) || isOp(*lhs, Op::Sub)) &&
-      lhs->operands[1]->kind == ExprKind::Number && lhs->operands[1]->type.scalar == Scalar::Int) {
+  if ((isOp(*lhs, Op::Add) || isOp(*lhs, Op::Sub)) && lhs->operands[1]->kind == ExprKind::Number &&
+      lhs->operands[1]->type.scalar == Scalar::Int) {
     bound = lhs->op == Op::Add ? sub(bound, lhs->operands[1]) : add(bound, lhs->operands[1]);
     lhs = lhs->operands[0].get();
   }
@@ -35,12 +36,20 @@ bool asCountedLoop(const Stmt& s, CountedLoop& out) {
   if (!ok) return false;
   std::set<std::string> written = assignedVariables(s.body);
   bool jumps = false;
-  walk(s.body, [&](const Stmt& x) { jumps |= x.kind == StmtKind::Break || x.kind == StmtKind::Continue || x.kind == StmtKind::Return; });
+  walk(s.body, [&](const Stmt& x) {
+    jumps |= x.kind == StmtKind::Break || x.kind == StmtKind::Continue || x.kind == StmtKind::Return;
+  });
   if (jumps || written.count(i)) return false;
   for (const ExprPtr& e : {init.expr, bound, step.expr})
     for (const std::string& v : readVariables(e))
       if (written.count(v)) return false;
-  out = CountedLoop{i, init.type, init.expr, bound, increasing, cond.op == Op::Le || cond.op == Op::Ge, strided ? step.expr : nullptr};
+  out = CountedLoop{i,
+                    init.type,
+                    init.expr,
+                    bound,
+                    increasing,
+                    cond.op == Op::Le || cond.op == Op::Ge,
+                    strided ? step.expr : nullptr};
   return true;
 }
 

@@ -19,7 +19,8 @@ bool isVar(const Expr& e, const char* name) {
 bool isProduct(const Expr& e, const char* a, const char* b) {
   const Expr& s = stripCasts(e);
   if (!isOp(s, Op::Mul)) return false;
-  return (isVar(*s.operands[0], a) && isVar(*s.operands[1], b)) || (isVar(*s.operands[0], b) && isVar(*s.operands[1], a));
+  return (isVar(*s.operands[0], a) && isVar(*s.operands[1], b)) ||
+         (isVar(*s.operands[0], b) && isVar(*s.operands[1], a));
 }
 
 bool isInjective(Spread s) { return s == Spread::BlockInjective || s == Spread::GridInjective; }
@@ -90,7 +91,8 @@ void ThreadIndexing::collect(const StmtList& body, std::vector<ExprPtr>& conditi
   for (const StmtPtr& s : body) {
     if (s->kind == StmtKind::Decl && s->expr) define(s->name, s->expr, s.get());
     if (s->kind == StmtKind::Decl && !s->expr) define(s->name, nullptr, s.get());
-    if (s->kind == StmtKind::Assign && s->lhs->kind == ExprKind::Var) define(s->lhs->text, s->op == Op::Assign ? s->expr : binary(s->op, s->lhs, s->expr), s.get());
+    if (s->kind == StmtKind::Assign && s->lhs->kind == ExprKind::Var)
+      define(s->lhs->text, s->op == Op::Assign ? s->expr : binary(s->op, s->lhs, s->expr), s.get());
     if (s->init) collect({s->init}, conditions);
     bool conditional = s->kind == StmtKind::If || isLoop(s->kind);
     if (conditional) conditions.push_back(s->expr);
@@ -127,7 +129,9 @@ bool ThreadIndexing::isGridStrideCounter(const std::string& v) const {
   if (it == defs_.end() || it->second.size() != 2) return false;
   const Definition& init = it->second[0];
   const Definition& step = it->second[1];
-  if (!init.value || init.stmt->kind != StmtKind::Decl || init.underVaryingControl || step.stmt->kind != StmtKind::Assign) return false;
+  if (!init.value || init.stmt->kind != StmtKind::Decl || init.underVaryingControl ||
+      step.stmt->kind != StmtKind::Assign)
+    return false;
   bool injectiveStart = isGlobalThreadIndex(*init.value) || gridInjective_.count(stripCasts(*init.value).text);
   return injectiveStart && step.stmt->op == Op::Add && isProduct(*step.stmt->expr, "blockDim.x", "gridDim.x");
 }

@@ -68,9 +68,11 @@ bool Adjoints::isAdjointName(const std::string& name) {
 bool Adjoints::readsActive(const ExprPtr& e) const {
   switch (e->kind) {
     // A floating variable, array, struct or struct field with an adjoint (integer fields have none).
-    case ExprKind::Var: return active_.count(e->text) && (e->type.isFloating() || e->type.isStruct());
+    case ExprKind::Var:
+      return active_.count(e->text) && (e->type.isFloating() || e->type.isStruct());
     case ExprKind::Index:
-    case ExprKind::Member: return active_.count(rootName(*e)) && e->type.isFloating();
+    case ExprKind::Member:
+      return active_.count(rootName(*e)) && e->type.isFloating();
     default:
       for (const ExprPtr& op : e->operands)
         if (readsActive(op)) return true;
@@ -79,7 +81,8 @@ bool Adjoints::readsActive(const ExprPtr& e) const {
 }
 
 ExprPtr Adjoints::arrayBar(const Expr& array) const {
-  if (array.kind != ExprKind::Var) throw InternalError("an indexed expression whose array is not a variable: " + print(array));
+  if (array.kind != ExprKind::Var)
+    throw InternalError("an indexed expression whose array is not a variable: " + print(array));
   Type t = array.type;
   return var(array.text + "_bar", t.arraySize > 0 ? t : t.element().pointerTo(false));
 }
@@ -106,13 +109,17 @@ void Adjoints::propagate(const ExprPtr& e, const ExprPtr& adj, StmtList& out) {
     case ExprKind::Unary:
       if (e->op == Op::Neg) propagate(e->operands[0], neg(adj), out);
       return;
-    case ExprKind::Cast: propagate(e->operands[0], cast(e->operands[0]->type, adj), out); return;
+    case ExprKind::Cast:
+      propagate(e->operands[0], cast(e->operands[0]->type, adj), out);
+      return;
     case ExprKind::Select: {
       StmtList a, b;
       propagate(e->operands[1], adj, a);
       propagate(e->operands[2], adj, b);
-      if (a.empty()) out.push_back(ifStmt(unary(Op::Not, e->operands[0]), b));
-      else out.push_back(ifStmt(e->operands[0], a, b));
+      if (a.empty())
+        out.push_back(ifStmt(unary(Op::Not, e->operands[0]), b));
+      else
+        out.push_back(ifStmt(e->operands[0], a, b));
       return;
     }
     case ExprKind::Binary:
@@ -135,12 +142,15 @@ void Adjoints::propagate(const ExprPtr& e, const ExprPtr& adj, StmtList& out) {
       for (size_t i = 0; i < e->operands.size(); ++i) {
         if (!readsActive(e->operands[i])) continue;
         ExprPtr partial = rules::callPartial(*rule, *e, i);
-        if (!partial) throw Diagnostic(at_, "no derivative of '" + e->text + "' with respect to argument " + std::to_string(i + 1), "");
+        if (!partial)
+          throw Diagnostic(at_, "no derivative of '" + e->text + "' with respect to argument " + std::to_string(i + 1),
+                           "");
         propagate(e->operands[i], mul(adj, partial), out);
       }
       return;
     }
-    default: return;
+    default:
+      return;
   }
 }
 
@@ -152,23 +162,29 @@ void Adjoints::assignment(const ExprPtr& lhs, Op op, const ExprPtr& rhs, bool ze
   bool rhsReadsItself = analysis::readVariables(rhs).count(rootName(*lhs)) > 0;
   if ((op == Op::Add || op == Op::Sub) && !rhsReadsItself) {
     // v += e: v_bar flows unchanged into e (negated for -=), and v keeps its adjoint.
-    if (isCall) callAdjoint(*rhs, op == Op::Add ? bar : neg(bar), out);
-    else propagate(rhs, op == Op::Add ? bar : neg(bar), out);
+    if (isCall)
+      callAdjoint(*rhs, op == Op::Add ? bar : neg(bar), out);
+    else
+      propagate(rhs, op == Op::Add ? bar : neg(bar), out);
     return;
   }
   ExprPtr value = op == Op::Assign ? rhs : binary(op, lhs, rhs);
   if (op == Op::Assign && !rhsReadsItself) {
     // v = e: e receives v_bar; the old v is dead, so its adjoint restarts at 0.
-    if (isCall) callAdjoint(*value, bar, out);
-    else propagate(value, bar, out);
+    if (isCall)
+      callAdjoint(*value, bar, out);
+    else
+      propagate(value, bar, out);
     if (zeroAfter) out.push_back(assign(bar, Op::Assign, zero));
     return;
   }
   // v = e(v): take v_bar first, since propagating through e adds to the old v's adjoint.
   std::string name = rootName(*lhs) + "_bar_new";
   StmtList inner{decl(name, lhs->type.element(), bar), assign(bar, Op::Assign, zero)};
-  if (isCall) callAdjoint(*value, var(name, lhs->type), inner);
-  else propagate(value, var(name, lhs->type), inner);
+  if (isCall)
+    callAdjoint(*value, var(name, lhs->type), inner);
+  else
+    propagate(value, var(name, lhs->type), inner);
   out.push_back(block(inner));
 }
 
@@ -181,9 +197,12 @@ void Adjoints::callAdjoint(const Expr& c, const ExprPtr& seed, StmtList& out) {
     const Param& p = callee->params[i];
     if (!p.type.isDifferentiable() || p.nondifferentiable || !readsActive(c.operands[i])) continue;
     if (p.type.pointer && c.operands[i]->kind != ExprKind::Var)
-      throw Diagnostic(at_, "an array argument to '" + callee->name + "' must be an array variable", "pass the array itself, not an offset into it");
+      throw Diagnostic(at_, "an array argument to '" + callee->name + "' must be an array variable",
+                       "pass the array itself, not an offset into it");
     if (inPlace.count(p.name))
-      throw Diagnostic(callee->loc, "'" + callee->name + "' both reads and writes its array parameter '" + p.name + "', which is not supported in a differentiated call",
+      throw Diagnostic(callee->loc,
+                       "'" + callee->name + "' both reads and writes its array parameter '" + p.name +
+                           "', which is not supported in a differentiated call",
                        "write the results to a separate output array");
     wrt.insert(p.name);
   }
@@ -197,7 +216,8 @@ void Adjoints::callAdjoint(const Expr& c, const ExprPtr& seed, StmtList& out) {
     size_t i = static_cast<size_t>(p - callee->params.data());
     if (p->type.pointer || p->type.isStruct()) {
       if (c.operands[i]->kind != ExprKind::Var)
-        throw Diagnostic(at_, "a struct argument to '" + callee->name + "' must be a variable", "pass the struct parameter itself");
+        throw Diagnostic(at_, "a struct argument to '" + callee->name + "' must be a variable",
+                         "pass the struct parameter itself");
       args.push_back(arrayBar(*c.operands[i]));
       continue;
     }
@@ -208,8 +228,10 @@ void Adjoints::callAdjoint(const Expr& c, const ExprPtr& seed, StmtList& out) {
   }
   inner.push_back(eval(call(name, args, Type::of(Scalar::Void))));
   inner.insert(inner.end(), after.begin(), after.end());
-  if (inner.size() == 1) out.push_back(inner.front());
-  else out.push_back(block(inner));
+  if (inner.size() == 1)
+    out.push_back(inner.front());
+  else
+    out.push_back(block(inner));
 }
 
 void Adjoints::reverseOf(const Stmt& s, bool inLoop, StmtList& out) {
@@ -219,10 +241,13 @@ void Adjoints::reverseOf(const Stmt& s, bool inLoop, StmtList& out) {
       ExprPtr v = var(s.name, s.type);
       if (s.expr) assignment(v, Op::Assign, s.expr, inLoop, out);
       for (size_t k = s.args.size(); k-- > 0;)
-        if (active_.count(s.name)) propagate(s.args[k], index(barOf(*v), number(static_cast<double>(k), Type::integer())), out);
+        if (active_.count(s.name))
+          propagate(s.args[k], index(barOf(*v), number(static_cast<double>(k), Type::integer())), out);
       return;
     }
-    case StmtKind::Assign: assignment(s.lhs, s.op, s.expr, true, out); return;
+    case StmtKind::Assign:
+      assignment(s.lhs, s.op, s.expr, true, out);
+      return;
     case StmtKind::Eval:
       // A barrier of the forward is one of the reverse, where the adjoints flow back across it.
       if (isBarrier(*s.expr)) {
@@ -233,11 +258,14 @@ void Adjoints::reverseOf(const Stmt& s, bool inLoop, StmtList& out) {
       return;
     case StmtKind::Return:
       if (s.expr && f_.returnsFloating()) {
-        if (s.expr->kind == ExprKind::Call && m_.find(s.expr->text)) callAdjoint(*s.expr, seed_, out);
-        else propagate(s.expr, seed_, out);
+        if (s.expr->kind == ExprKind::Call && m_.find(s.expr->text))
+          callAdjoint(*s.expr, seed_, out);
+        else
+          propagate(s.expr, seed_, out);
       }
       return;
-    default: return;
+    default:
+      return;
   }
 }
 
@@ -251,14 +279,16 @@ StmtList Adjoints::declarations() const {
     const Type& t = locals_.at(v);
     out.push_back(decl(v + "_bar", t, t.arraySize > 0 ? nullptr : number(0, t)));
   }
-  for (const std::string& p : localParamAdjoints_) out.push_back(decl(p + "_bar_acc", f_.param(p)->type, number(0, f_.param(p)->type)));
+  for (const std::string& p : localParamAdjoints_)
+    out.push_back(decl(p + "_bar_acc", f_.param(p)->type, number(0, f_.param(p)->type)));
   return out;
 }
 
 StmtList Adjoints::finish() const {
   StmtList out;
   for (const std::string& p : localParamAdjoints_)
-    out.push_back(assign(deref(var(p + "_bar", f_.param(p)->type.pointerTo(false))), Op::Add, var(p + "_bar_acc", f_.param(p)->type)));
+    out.push_back(assign(deref(var(p + "_bar", f_.param(p)->type.pointerTo(false))), Op::Add,
+                         var(p + "_bar_acc", f_.param(p)->type)));
   return out;
 }
 

@@ -31,7 +31,8 @@ class TangentBuilder {
       g.params.push_back(Param{p->name + "_dot", t, Role::Tangent, p->name});
     }
     for (const Param& p : f_.params)
-      if (activeVar(p.name, p.type) && !seeds_.count(p.name)) g.body.push_back(decl(p.name + "_dot", p.type, number(0, p.type)));
+      if (activeVar(p.name, p.type) && !seeds_.count(p.name))
+        g.body.push_back(decl(p.name + "_dot", p.type, number(0, p.type)));
     StmtList body = list(f_.body);
     g.body.insert(g.body.end(), body.begin(), body.end());
     return g;
@@ -80,9 +81,12 @@ class TangentBuilder {
       case ExprKind::Index:
       case ExprKind::Member:
         return activeVar(rootName(*e), e->type) ? dotOf(*e) : number(0, t);
-      case ExprKind::Unary: return e->op == Op::Neg ? neg(tangent(e->operands[0])) : number(0, t);
-      case ExprKind::Cast: return e->type.isFloating() ? cast(e->type, tangent(e->operands[0])) : number(0, t);
-      case ExprKind::Select: return select(e->operands[0], tangent(e->operands[1]), tangent(e->operands[2]));
+      case ExprKind::Unary:
+        return e->op == Op::Neg ? neg(tangent(e->operands[0])) : number(0, t);
+      case ExprKind::Cast:
+        return e->type.isFloating() ? cast(e->type, tangent(e->operands[0])) : number(0, t);
+      case ExprKind::Select:
+        return select(e->operands[0], tangent(e->operands[1]), tangent(e->operands[2]));
       case ExprKind::Binary: {
         ExprPtr sum = number(0, t);
         for (int i = 0; i < 2; ++i) {
@@ -91,8 +95,10 @@ class TangentBuilder {
         }
         return sum;
       }
-      case ExprKind::Call: return callTangent(*e);
-      default: return number(0, t);
+      case ExprKind::Call:
+        return callTangent(*e);
+      default:
+        return number(0, t);
     }
   }
 
@@ -104,7 +110,9 @@ class TangentBuilder {
         ExprPtr d = tangent(c.operands[i]);
         if (isZero(d)) continue;
         ExprPtr partial = rules::callPartial(*rule, c, i);
-        if (!partial) throw Diagnostic(at_, "no derivative of '" + c.text + "' with respect to argument " + std::to_string(i + 1), "");
+        if (!partial)
+          throw Diagnostic(at_, "no derivative of '" + c.text + "' with respect to argument " + std::to_string(i + 1),
+                           "");
         sum = add(sum, mul(d, partial));
       }
       return sum;
@@ -124,9 +132,13 @@ class TangentBuilder {
     std::vector<ExprPtr> args = c.operands;
     for (const Param* p : differentiatedParams(*callee, wrt)) {
       const ExprPtr& arg = c.operands[static_cast<size_t>(p - callee->params.data())];
-      if (!p->type.pointer && !p->type.isStruct()) args.push_back(tangent(arg));
-      else if (arg->kind == ExprKind::Var) args.push_back(var(arg->text + "_dot", arg->type));
-      else throw Diagnostic(at_, "an array argument to '" + callee->name + "' must be an array variable", "pass the array itself");
+      if (!p->type.pointer && !p->type.isStruct())
+        args.push_back(tangent(arg));
+      else if (arg->kind == ExprKind::Var)
+        args.push_back(var(arg->text + "_dot", arg->type));
+      else
+        throw Diagnostic(at_, "an array argument to '" + callee->name + "' must be an array variable",
+                         "pass the array itself");
     }
     return call(name, args, callee->returnsFloating() ? callee->returnType : Type::of(Scalar::Void));
   }
@@ -140,8 +152,12 @@ class TangentBuilder {
   void stmt(const StmtPtr& s, StmtList& out) {
     if (s->loc.line) at_ = s->loc;
     switch (s->kind) {
-      case StmtKind::Decl: declaration(s, out); return;
-      case StmtKind::Assign: assignment(s, out); return;
+      case StmtKind::Decl:
+        declaration(s, out);
+        return;
+      case StmtKind::Assign:
+        assignment(s, out);
+        return;
       case StmtKind::Eval: {
         ExprPtr jvp = s->expr->kind == ExprKind::Call && m_.find(s->expr->text) ? callTangent(*s->expr) : nullptr;
         // The callee's jvp also computes what the call computes (its outputs and their tangents).
@@ -149,8 +165,10 @@ class TangentBuilder {
         return;
       }
       case StmtKind::Return:
-        if (f_.returnsFloating()) out.push_back(at(ret(tangent(s->expr)), s->loc));
-        else out.push_back(s);
+        if (f_.returnsFloating())
+          out.push_back(at(ret(tangent(s->expr)), s->loc));
+        else
+          out.push_back(s);
         return;
       case StmtKind::Block:
       case StmtKind::If:
@@ -163,7 +181,8 @@ class TangentBuilder {
         out.push_back(copy);
         return;
       }
-      default: out.push_back(s);
+      default:
+        out.push_back(s);
     }
   }
 
@@ -173,8 +192,10 @@ class TangentBuilder {
       return;
     }
     auto d = decl(s->name + "_dot", s->type, nullptr);
-    if (s->expr) d->expr = tangent(s->expr);
-    else if (s->type.arraySize == 0) d->expr = number(0, s->type);
+    if (s->expr)
+      d->expr = tangent(s->expr);
+    else if (s->type.arraySize == 0)
+      d->expr = number(0, s->type);
     for (const ExprPtr& a : s->args) d->args.push_back(tangent(a));
     out.push_back(at(d, s->loc));
     out.push_back(s);

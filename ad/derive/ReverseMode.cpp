@@ -26,7 +26,10 @@ StmtPtr push(const std::string& tape, ExprPtr value) {
 class ReverseBuilder {
  public:
   ReverseBuilder(const Module& m, const Function& f, const Request& r, Requests& q)
-      : m_(m), f_(f), r_(r), names_(f),
+      : m_(m),
+        f_(f),
+        r_(r),
+        names_(f),
         adjoints_(m, f, r.wrt, q, r.entry ? number(1, f.returnType) : var("result_bar", f.returnType)) {}
 
   Function build() {
@@ -51,13 +54,13 @@ class ReverseBuilder {
   NameSet names_;  // taken names: the function's, and those given out for loops and saved values
   Adjoints adjoints_;
   TapePlan plan_;
-  std::map<std::string, Type> tapes_;          // tape name -> element type
-  std::vector<const Stmt*> replayedLoops_;     // loops whose recorded trip count the reverse replays
-  std::set<const Stmt*> untapedBranches_;      // ifs whose reverse is empty
+  std::map<std::string, Type> tapes_;       // tape name -> element type
+  std::vector<const Stmt*> replayedLoops_;  // loops whose recorded trip count the reverse replays
+  std::set<const Stmt*> untapedBranches_;   // ifs whose reverse is empty
   std::map<const Stmt*, std::string> loopNames_;
   std::map<const Stmt*, std::pair<std::string, Type>> saved_;  // values saved in locals instead of tapes
-  std::vector<StmtPtr> hoisted_;               // nested declarations the reverse sweep reads
-  std::set<std::string> skippedBuffers_;       // pointer parameters whose stores the forward sweep leaves out
+  std::vector<StmtPtr> hoisted_;                               // nested declarations the reverse sweep reads
+  std::set<std::string> skippedBuffers_;  // pointer parameters whose stores the forward sweep leaves out
   unsigned enclosingLine_ = 0;
   unsigned lastCommentLine_ = 0;  // statements of one forward line share its comment
 
@@ -119,20 +122,28 @@ class ReverseBuilder {
     unsigned outerLine = enclosingLine_;
     enclosingLine_ = s.loc.line;
     switch (s.kind) {
-      case StmtKind::If: reverseIf(s, out); break;
-      case StmtKind::For: reverseCountedFor(s, out); break;
+      case StmtKind::If:
+        reverseIf(s, out);
+        break;
+      case StmtKind::For:
+        reverseCountedFor(s, out);
+        break;
       case StmtKind::While:
-      case StmtKind::DoWhile: reverseLoop(s, out); break;
+      case StmtKind::DoWhile:
+        reverseLoop(s, out);
+        break;
       case StmtKind::Break:
       case StmtKind::Continue:
-      case StmtKind::Block: break;
+      case StmtKind::Block:
+        break;
       default:
         if (plan_.restored.count(&s)) out.push_back(restore(s));
         adjoints_.reverseOf(s, plan_.inLoop.count(&s) > 0, out);
     }
     enclosingLine_ = outerLine;
     // One comment per forward line: a statement on its loop's line needs none of its own.
-    if (out.size() > first && out[first]->comment.empty() && s.loc.line != outerLine && s.loc.line != lastCommentLine_) {
+    if (out.size() > first && out[first]->comment.empty() && s.loc.line != outerLine &&
+        s.loc.line != lastCommentLine_) {
       out[first]->comment = comment(s);
       if (!out[first]->loc.line) out[first]->loc = s.loc;
       lastCommentLine_ = s.loc.line;
@@ -167,11 +178,15 @@ class ReverseBuilder {
     }
     ExprPtr cond = s.expr;
     if (plan_.tapedBranch.count(&s)) cond = pop(branchTapeName(s), Type::of(Scalar::Bool));
-    if (thenRev.empty()) out.push_back(ifStmt(unary(Op::Not, cond), elseRev));
-    else out.push_back(ifStmt(cond, thenRev, elseRev));
+    if (thenRev.empty())
+      out.push_back(ifStmt(unary(Op::Not, cond), elseRev));
+    else
+      out.push_back(ifStmt(cond, thenRev, elseRev));
   }
 
-  std::string branchTapeName(const Stmt& s) { return tapeFor("branch_L" + std::to_string(s.loc.line), Type::of(Scalar::Bool)); }
+  std::string branchTapeName(const Stmt& s) {
+    return tapeFor("branch_L" + std::to_string(s.loc.line), Type::of(Scalar::Bool));
+  }
 
   // The reverse of one iteration: the recomputed declarations it reads, then the adjoints.
   StmtList reverseIteration(const Stmt& loop) {
@@ -193,7 +208,9 @@ class ReverseBuilder {
 
   void reverseCountedFor(const Stmt& s, StmtList& out) {
     analysis::CountedLoop loop;
-    if (!analysis::asCountedLoop(s, loop)) throw InternalError("the reverse of a for loop at line " + std::to_string(s.loc.line) + " that is not in counted form");
+    if (!analysis::asCountedLoop(s, loop))
+      throw InternalError("the reverse of a for loop at line " + std::to_string(s.loc.line) +
+                          " that is not in counted form");
     StmtList body = reverseIteration(s);
     if (body.empty()) return;
     ExprPtr i = var(loop.counter, loop.counterType);
@@ -201,7 +218,8 @@ class ReverseBuilder {
     ExprPtr last = loop.inclusive ? loop.bound : (loop.increasing ? sub(loop.bound, one) : add(loop.bound, one));
     ExprPtr cond = binary(loop.increasing ? Op::Ge : Op::Le, i, loop.first);
     if (!loop.step) {
-      out.push_back(forStmt(decl(loop.counter, loop.counterType, last), cond, assign(i, loop.increasing ? Op::Sub : Op::Add, one), body));
+      out.push_back(forStmt(decl(loop.counter, loop.counterType, last), cond,
+                            assign(i, loop.increasing ? Op::Sub : Op::Add, one), body));
       return;
     }
     // i = a, a + s, ... while i < b: the last value is a + (b - 1 - a) / s * s, when the loop runs at all.
@@ -218,7 +236,8 @@ class ReverseBuilder {
     if (plan_.inLoop.count(&s)) out.push_back(assign(var(n, kInt), Op::Assign, pop(tapeFor(n, kInt), kInt)));
     std::string k = "k_L" + std::to_string(s.loc.line);
     ExprPtr kv = var(k, kInt);
-    out.push_back(forStmt(decl(k, kInt, var(n, kInt)), binary(Op::Gt, kv, number(0, kInt)), assign(kv, Op::Sub, number(1, kInt)), body));
+    out.push_back(forStmt(decl(k, kInt, var(n, kInt)), binary(Op::Gt, kv, number(0, kInt)),
+                          assign(kv, Op::Sub, number(1, kInt)), body));
   }
 
   // ---- forward sweep -------------------------------------------------------------------------
@@ -231,12 +250,17 @@ class ReverseBuilder {
 
   void forwardStmt(const StmtPtr& s, bool nested, StmtList& out) {
     switch (s->kind) {
-      case StmtKind::Return: return;  // the forward sweep runs on into the reverse sweep
-      case StmtKind::Decl: forwardDecl(s, nested, out); return;
+      case StmtKind::Return:
+        return;  // the forward sweep runs on into the reverse sweep
+      case StmtKind::Decl:
+        forwardDecl(s, nested, out);
+        return;
       case StmtKind::Assign:
         if (skippedBuffers_.count(rootName(*s->lhs))) return;
-        if (plan_.restored.count(s.get()) && usesSavedValue(*s)) out.push_back(at(assign(var(savedName(*s), s->lhs->type.element()), Op::Assign, s->lhs), s->loc));
-        else if (plan_.restored.count(s.get())) out.push_back(push(tapeFor(rootName(*s->lhs), s->lhs->type), s->lhs));
+        if (plan_.restored.count(s.get()) && usesSavedValue(*s))
+          out.push_back(at(assign(var(savedName(*s), s->lhs->type.element()), Op::Assign, s->lhs), s->loc));
+        else if (plan_.restored.count(s.get()))
+          out.push_back(push(tapeFor(rootName(*s->lhs), s->lhs->type), s->lhs));
         out.push_back(s);
         return;
       case StmtKind::If: {
@@ -253,8 +277,11 @@ class ReverseBuilder {
       }
       case StmtKind::For:
       case StmtKind::While:
-      case StmtKind::DoWhile: forwardLoop(s, out); return;
-      default: out.push_back(s);
+      case StmtKind::DoWhile:
+        forwardLoop(s, out);
+        return;
+      default:
+        out.push_back(s);
     }
   }
 
@@ -302,18 +329,22 @@ class ReverseBuilder {
     g.internal = !r_.entry;
     g.primal = f_.name;
     g.loc = f_.loc;
-    if (!r_.entry && f_.returnsFloating()) g.params.push_back(Param{"result_bar", f_.returnType.element(), Role::ResultAdjoint});
+    if (!r_.entry && f_.returnsFloating())
+      g.params.push_back(Param{"result_bar", f_.returnType.element(), Role::ResultAdjoint});
     for (const Param* p : differentiatedParams(f_, r_.wrt))
       g.params.push_back(Param{p->name + "_bar", p->type.element().pointerTo(false), Role::Adjoint, p->name});
     if ((f_.kernel || f_.device) && !tapes_.empty())
-      throw Diagnostic(f_.loc, "the reverse of '" + f_.name + "' would record values on a tape ('" + tapes_.begin()->first +
-                                   "'), which device code cannot grow",
-                       "in kernels, avoid overwriting values the gradient needs inside loops and data-dependent branches: "
-                       "declare a new local instead of reassigning one");
+      throw Diagnostic(
+          f_.loc,
+          "the reverse of '" + f_.name + "' would record values on a tape ('" + tapes_.begin()->first +
+              "'), which device code cannot grow",
+          "in kernels, avoid overwriting values the gradient needs inside loops and data-dependent branches: "
+          "declare a new local instead of reassigning one");
     StmtList setup;
     for (const auto& [name, type] : tapes_)
       setup.push_back(decl(name, Type::opaque("std::vector<" + type.scalarSpelling() + ">"), nullptr));
-    for (const StmtPtr& h : hoisted_) setup.push_back(decl(h->name, h->type, h->type.arraySize > 0 ? nullptr : number(0, h->type)));
+    for (const StmtPtr& h : hoisted_)
+      setup.push_back(decl(h->name, h->type, h->type.arraySize > 0 ? nullptr : number(0, h->type)));
     for (const auto& [stmt, saved] : saved_) setup.push_back(decl(saved.first, saved.second, number(0, saved.second)));
     for (const Stmt* loop : replayedLoops_) setup.push_back(decl(loopNames_[loop], kInt, number(0, kInt)));
     if (!setup.empty()) setup.front()->section = Section::Recorded;
@@ -322,10 +353,10 @@ class ReverseBuilder {
     StmtList tail = adjoints_.finish();
     StmtList& first = !adjointDecls.empty() ? adjointDecls : reverse;
     if (!first.empty()) first.front()->section = Section::Reverse;
-    for (StmtList* part : {&setup, &forward, &adjointDecls, &reverse, &tail}) g.body.insert(g.body.end(), part->begin(), part->end());
+    for (StmtList* part : {&setup, &forward, &adjointDecls, &reverse, &tail})
+      g.body.insert(g.body.end(), part->begin(), part->end());
     return g;
   }
-
 };
 
 }  // namespace

@@ -73,11 +73,13 @@ class ExposedReads {
       }
       case StmtKind::For:
       case StmtKind::While:
-      case StmtKind::DoWhile: return flowLoop(s, std::move(state));
+      case StmtKind::DoWhile:
+        return flowLoop(s, std::move(state));
       case StmtKind::Break:
         breaks_.push_back(state);
         return {};
-      default: break;
+      default:
+        break;
     }
     Names reads = readsOf(s);
     if (plan_.recomputed.count(&s)) reads.merge(analysis::readVariables(s.expr));
@@ -131,7 +133,8 @@ bool callsOnlyPure(const ExprPtr& e, const Module& m) {
   return ok;
 }
 
-void findRecomputable(const StmtList& body, const Names& assignedAnywhere, const Module& m, std::set<const Stmt*>& out) {
+void findRecomputable(const StmtList& body, const Names& assignedAnywhere, const Module& m,
+                      std::set<const Stmt*>& out) {
   for (const StmtPtr& s : body) {
     for (const StmtList* inner : {&s->body, &s->elseBody}) findRecomputable(*inner, assignedAnywhere, m, out);
     if (!isLoop(s->kind)) continue;
@@ -164,7 +167,8 @@ std::set<const Stmt*> recomputableDeclarations(const StmtList& body, const Modul
   return out;
 }
 
-TapePlan planTape(const StmtList& body, const Module& m, const std::function<std::set<std::string>(const Stmt&)>& reverseReads,
+TapePlan planTape(const StmtList& body, const Module& m,
+                  const std::function<std::set<std::string>(const Stmt&)>& reverseReads,
                   const std::set<std::string>& alwaysRestored) {
   TapePlan plan;
   plan.recomputed = recomputableDeclarations(body, m);

@@ -1,16 +1,16 @@
 #include "ad/driver/Check.h"
 
-#include <cstdlib>
-#include <map>
-#include <optional>
-#include <fstream>
-#include <iostream>
-#include <sstream>
-
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Program.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
 
 #include "RuntimeHeaders.inc"
 #include "ad/derive/Derivatives.h"
@@ -70,11 +70,15 @@ std::optional<Ranges> parseRanges(const std::vector<std::string>& specs, const i
     }
     if (!ok || (!name.empty() && !f.param(name))) {
       std::cerr << "error: --range '" << spec << "': "
-                << (ok ? "'" + name + "' is not a parameter of '" + f.name + "'" : "expected lo,hi or name=lo,hi with lo < hi") << "\n";
+                << (ok ? "'" + name + "' is not a parameter of '" + f.name + "'"
+                       : "expected lo,hi or name=lo,hi with lo < hi")
+                << "\n";
       return std::nullopt;
     }
-    if (name.empty()) out.all = r;
-    else out.byName[name] = r;
+    if (name.empty())
+      out.all = r;
+    else
+      out.byName[name] = r;
   }
   return out;
 }
@@ -114,7 +118,10 @@ std::string harness(const CheckOptions& o, const Generated& g, const std::string
   std::string paramRanges;
   for (size_t i = 0; i < f.params.size(); ++i) {
     auto it = ranges.byName.find(f.params[i].name);
-    paramRanges += (i ? ", {" : "{") + (it == ranges.byName.end() ? std::string("1, 0") : std::to_string(it->second.lo) + ", " + std::to_string(it->second.hi)) + "}";
+    paramRanges += (i ? ", {" : "{") +
+                   (it == ranges.byName.end() ? std::string("1, 0")
+                                              : std::to_string(it->second.lo) + ", " + std::to_string(it->second.hi)) +
+                   "}";
   }
   transforms::BranchProbes probes = transforms::branchProbes(g.grad.prepared, f.name, "adjoint_branch");
   std::string maskLiteral = std::to_string(mask) + "ull";
@@ -137,22 +144,24 @@ std::string harness(const CheckOptions& o, const Generated& g, const std::string
   if (probes.branches.empty()) {
     h << "  std::vector<unsigned> seeds{options.seed};\n";
   } else {
-    h << "  std::vector<unsigned> seeds = adjoint::seedsCoveringBranches<" << maskLiteral << ">(" << probes.functions.front().name
-      << ", options, adjoint_sides, " << probes.branches.size() << ");\n";
+    h << "  std::vector<unsigned> seeds = adjoint::seedsCoveringBranches<" << maskLiteral << ">("
+      << probes.functions.front().name << ", options, adjoint_sides, " << probes.branches.size() << ");\n";
   }
   h << "  int failures = 0;\n"
     << "  for (unsigned seed : seeds) {\n"
     << "    options.seed = seed;\n"
     << "    std::printf(\"checking " << f.name << " (seed %u)\\n\", seed);\n"
-    << "    failures += adjoint::verify<" << maskLiteral << ">(\"" << f.name << "\", " << f.spelling << ", " << g.grad.derivatives.front().name
-    << ", " << g.jvp.derivatives.front().name << ", options);\n"
+    << "    failures += adjoint::verify<" << maskLiteral << ">(\"" << f.name << "\", " << f.spelling << ", "
+    << g.grad.derivatives.front().name << ", " << g.jvp.derivatives.front().name << ", options);\n"
     << "  }\n";
   if (!probes.branches.empty())
     h << "  std::printf(\"branches (sides taken at the inputs checked):\\n\");\n"
       << "  for (size_t k = 0; k < " << probes.branches.size() << "; ++k)\n"
-      << "    std::printf(\"  %-50s true: %-3s false: %-3s%s\\n\", adjoint_branches[k], adjoint_sides[k][1] ? \"yes\" : \"no\",\n"
+      << "    std::printf(\"  %-50s true: %-3s false: %-3s%s\\n\", adjoint_branches[k], adjoint_sides[k][1] ? \"yes\" "
+         ": \"no\",\n"
       << "                adjoint_sides[k][0] ? \"yes\" : \"no\",\n"
-      << "                adjoint_sides[k][0] && adjoint_sides[k][1] ? \"\" : \"  (one side never taken in the inputs drawn: widen --range)\");\n";
+      << "                adjoint_sides[k][0] && adjoint_sides[k][1] ? \"\" : \"  (one side never taken in the inputs "
+         "drawn: widen --range)\");\n";
   h << "  std::printf(failures ? \"%d check(s) FAILED\\n\" : \"all checks passed\\n\", failures);\n"
     << "  return failures ? 1 : 0;\n}\n";
   return h.str();
@@ -169,18 +178,23 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
   std::ostringstream decls, forward;
   size_t ints = 0;
   for (const ir::Param& p : f.params) {
-    bool differentiated = p.type.isFloating() && (vjp.derivativeOf(p.name, ir::Role::Adjoint) || jvp.derivativeOf(p.name, ir::Role::Tangent));
+    bool differentiated = p.type.isFloating() &&
+                          (vjp.derivativeOf(p.name, ir::Role::Adjoint) || jvp.derivativeOf(p.name, ir::Role::Tangent));
     std::string t = p.type.scalarSpelling(), diff = differentiated ? "true" : "false";
     if (p.type.pointer) {
       auto own = ranges.byName.find(p.name);
       Range r = own != ranges.byName.end() ? own->second : ranges.all.value_or(Range{-1, 1});
-      std::string range = p.type.isFloating() ? std::to_string(r.lo) + ", " + std::to_string(r.hi) : "0, " + std::to_string(o.arrayLength);
-      decls << "  " << t << "* " << p.name << " = c.array<" << t << ">(\"" << p.name << "\", " << o.arrayLength << ", " << diff
-            << ", " << range << ");\n";
+      std::string range = p.type.isFloating() ? std::to_string(r.lo) + ", " + std::to_string(r.hi)
+                                              : "0, " + std::to_string(o.arrayLength);
+      decls << "  " << t << "* " << p.name << " = c.array<" << t << ">(\"" << p.name << "\", " << o.arrayLength << ", "
+            << diff << ", " << range << ");\n";
     } else {
-      std::string value = p.type.isFloating() ? "0.7" : std::to_string(ints < o.intValues.size() ? o.intValues[ints] : long(o.arrayLength));
+      std::string value = p.type.isFloating()
+                              ? "0.7"
+                              : std::to_string(ints < o.intValues.size() ? o.intValues[ints] : long(o.arrayLength));
       ints += !p.type.isFloating();
-      decls << "  " << t << "& " << p.name << " = c.scalar<" << t << ">(\"" << p.name << "\", " << value << ", " << diff << ");\n";
+      decls << "  " << t << "& " << p.name << " = c.scalar<" << t << ">(\"" << p.name << "\", " << value << ", " << diff
+            << ");\n";
     }
     forward << ", " << p.name;
   }
@@ -189,9 +203,12 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
     for (const ir::Param& p : d.params) {
       if (ir::isLauncherProvided(p)) continue;
       const ir::Param* primal = p.role == ir::Role::Adjoint || p.role == ir::Role::Tangent ? f.param(p.of) : nullptr;
-      if (!primal) args += ", " + p.name;
-      else if (primal->type.pointer) args += ", c.derivative(" + p.of + ")";
-      else args += p.role == ir::Role::Adjoint ? ", c.scalarBar(" + p.of + ")" : ", c.scalarDot(" + p.of + ")";
+      if (!primal)
+        args += ", " + p.name;
+      else if (primal->type.pointer)
+        args += ", c.derivative(" + p.of + ")";
+      else
+        args += p.role == ir::Role::Adjoint ? ", c.scalarBar(" + p.of + ")" : ", c.scalarDot(" + p.of + ")";
     }
     return args;
   };
@@ -204,11 +221,14 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
     << "static void check(cudaError_t status) {\n  if (status == cudaSuccess) return;\n"
     << "  std::fprintf(stderr, \"launch failed: %s\\n\", cudaGetErrorString(status));\n  std::exit(2);\n}\n\n"
     << "int main(int argc, char** argv) {\n"
-    << "  adjoint::KernelCheck c(argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : " << o.seed << "u);\n" << decls.str()
-    << "  dim3 grid(" << grid << "), block(" << o.block << ");\n"
-    << "  bool ok = c.run([&] { check(adjoint::launch(" << f.spelling << ", grid, block, 0, nullptr" << forward.str() << ")); },\n"
-    << "                  [&] { check(" << vjp.name << "_launch(grid, block, 0, nullptr" << derivativeArgs(vjp) << ")); },\n"
-    << "                  [&] { check(" << jvp.name << "_launch(grid, block, 0, nullptr" << derivativeArgs(jvp) << ")); });\n"
+    << "  adjoint::KernelCheck c(argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : " << o.seed << "u);\n"
+    << decls.str() << "  dim3 grid(" << grid << "), block(" << o.block << ");\n"
+    << "  bool ok = c.run([&] { check(adjoint::launch(" << f.spelling << ", grid, block, 0, nullptr" << forward.str()
+    << ")); },\n"
+    << "                  [&] { check(" << vjp.name << "_launch(grid, block, 0, nullptr" << derivativeArgs(vjp)
+    << ")); },\n"
+    << "                  [&] { check(" << jvp.name << "_launch(grid, block, 0, nullptr" << derivativeArgs(jvp)
+    << ")); });\n"
     << "  std::printf(ok ? \"all checks passed\\n\" : \"checks FAILED\\n\");\n  return ok ? 0 : 1;\n}\n";
   return h.str();
 }
@@ -256,7 +276,8 @@ int runCheck(const CheckOptions& o) {
   std::optional<Ranges> ranges = parseRanges(o.ranges, f);
   if (!ranges) return 1;
   bool kernel = f.kernel;
-  std::string text = kernel ? kernelHarness(o, *g, stem, source.str().str(), *ranges) : harness(o, *g, stem, source.str().str(), *ranges);
+  std::string text = kernel ? kernelHarness(o, *g, stem, source.str().str(), *ranges)
+                            : harness(o, *g, stem, source.str().str(), *ranges);
   if (!o.emitHarness.empty()) return writeFile(o.emitHarness, text) ? 0 : 1;
 
   llvm::SmallString<256> dir;
@@ -268,28 +289,37 @@ int runCheck(const CheckOptions& o) {
   llvm::sys::fs::create_directories(d + "/adjoint");
   std::string ext = kernel ? ".cu" : ".cpp";
   bool written = writeFile(d + "/adjoint/verify.h", kVerifyHeader) && writeFile(d + "/check" + ext, text);
-  for (const auto& header : kKernelHeaders) written = written && (!kernel || writeFile(d + "/adjoint/" + header.name, header.text));
+  for (const auto& header : kKernelHeaders)
+    written = written && (!kernel || writeFile(d + "/adjoint/" + header.name, header.text));
   for (const PipelineResult* r : {&g->grad, &g->jvp}) {
     std::string base = d + "/" + stem + (r == &g->grad ? ".grad" : ".jvp");
     written = written && writeFile(base + ext, r->output.source) && writeFile(base + ".h", r->output.header);
   }
   // Kernels run on the CPU execution (a host compiler), or with --gpu on the GPU (nvcc).
   std::string cxx = o.gpu ? nvcc() : compiler();
-  if (cxx.empty()) std::cerr << "error: no " << (o.gpu ? "nvcc found (put it on PATH)" : "C++ compiler found (set CXX)") << "\n";
+  if (cxx.empty())
+    std::cerr << "error: no " << (o.gpu ? "nvcc found (put it on PATH)" : "C++ compiler found (set CXX)") << "\n";
   int status = 1;
   if (written && !cxx.empty()) {
     std::vector<std::string> build{cxx, "-std=c++17", "-O1", "-I", d};
-    if (kernel && o.gpu) build.insert(build.end(), {"-arch=sm_90"});
-    else if (kernel) build.insert(build.end(), {"-x", "c++", "-DADJOINT_CPU_EXECUTION"});
+    if (kernel && o.gpu)
+      build.insert(build.end(), {"-arch=sm_90"});
+    else if (kernel)
+      build.insert(build.end(), {"-x", "c++", "-DADJOINT_CPU_EXECUTION"});
     build.insert(build.end(), o.pipeline.compileArgs.begin(), o.pipeline.compileArgs.end());
-    for (const std::string& f : {d + "/check" + ext, d + "/" + stem + ".grad" + ext, d + "/" + stem + ".jvp" + ext}) build.push_back(f);
+    for (const std::string& f : {d + "/check" + ext, d + "/" + stem + ".grad" + ext, d + "/" + stem + ".jvp" + ext})
+      build.push_back(f);
     build.insert(build.end(), {"-o", d + "/check"});
     status = run(build);
-    if (status != 0) std::cerr << "error: building the harness failed (kept in " << d << ")\n";
-    else status = run({d + "/check"});
+    if (status != 0)
+      std::cerr << "error: building the harness failed (kept in " << d << ")\n";
+    else
+      status = run({d + "/check"});
   }
-  if (status == 0 && !o.keep) llvm::sys::fs::remove_directories(d);
-  else if (o.keep || status != 0) std::cerr << "note: the harness and the generated code are in " << d << "\n";
+  if (status == 0 && !o.keep)
+    llvm::sys::fs::remove_directories(d);
+  else if (o.keep || status != 0)
+    std::cerr << "note: the harness and the generated code are in " << d << "\n";
   return status == 0 ? 0 : 1;
 }
 

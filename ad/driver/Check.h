@@ -14,13 +14,13 @@
 namespace adjoint::driver {
 
 struct CheckOptions {
-  PipelineOptions pipeline;    // source, function, --wrt, compiler flags
+  PipelineOptions pipeline;  // source, function, --wrt, compiler flags
   unsigned seed = 12345;
   std::vector<long> intValues;  // values of the integer parameters (default: 6 each)
   size_t arrayLength = 64;
-  unsigned block = 64;  // kernels: threads per block
-  unsigned grid = 0;    // kernels: blocks (0: enough for one thread per array element)
-  bool gpu = false;     // kernels: build with nvcc and run on the GPU instead of the CPU execution
+  unsigned block = 64;      // kernels: threads per block
+  unsigned grid = 0;        // kernels: blocks (0: enough for one thread per array element)
+  bool gpu = false;         // kernels: build with nvcc and run on the GPU instead of the CPU execution
   std::string emitHarness;  // write the harness here instead of building and running it
   bool keep = false;        // keep the build directory
   // --range: "lo,hi" for every floating input, "name=lo,hi" for one parameter.

@@ -1,4 +1,7 @@
 // The `adjoint` command line: `adjoint grad|jvp <file> --fn <name> [options] [-- <compiler flags>]`.
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/Path.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -6,10 +9,6 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
-
-#include <llvm/ADT/SmallString.h>
-#include <llvm/Support/CommandLine.h>
-#include <llvm/Support/Path.h>
 
 #include "ad/driver/Check.h"
 #include "ad/driver/Pipeline.h"
@@ -24,42 +23,57 @@ cl::OptionCategory category("adjoint options");
 cl::opt<std::string> inputPath(cl::Positional, cl::desc("<source file>"), cl::Required, cl::cat(category));
 cl::opt<std::string> functionName("fn", cl::desc("Function to differentiate"), cl::value_desc("name"), cl::Required,
                                   cl::cat(category));
-cl::list<std::string> wrtList("wrt", cl::desc("Parameters to differentiate with respect to (default: every float or double parameter)"),
-                              cl::value_desc("a,b,..."), cl::CommaSeparated, cl::cat(category));
-cl::opt<std::string> outputPath("o", cl::desc("Output source (default: <input>.grad.cpp or <input>.jvp.cpp); the header goes next to it as .h; - writes the source alone to standard output"),
+cl::list<std::string> wrtList(
+    "wrt", cl::desc("Parameters to differentiate with respect to (default: every float or double parameter)"),
+    cl::value_desc("a,b,..."), cl::CommaSeparated, cl::cat(category));
+cl::opt<std::string> outputPath("o",
+                                cl::desc("Output source (default: <input>.grad.cpp or <input>.jvp.cpp); the header "
+                                         "goes next to it as .h; - writes the source alone to standard output"),
                                 cl::value_desc("file"), cl::cat(category));
 cl::opt<std::string> buildDir("p", cl::desc("Build directory holding compile_commands.json (else: flags after --)"),
                               cl::value_desc("dir"), cl::cat(category));
-cl::opt<std::string> emitKind("emit", cl::desc("What to produce: source (default) writes the files; ir prints the prepared and differentiated IR"),
-                              cl::value_desc("source|ir"), cl::init("source"), cl::cat(category));
+cl::opt<std::string> emitKind(
+    "emit",
+    cl::desc("What to produce: source (default) writes the files; ir prints the prepared and differentiated IR"),
+    cl::value_desc("source|ir"), cl::init("source"), cl::cat(category));
 cl::OptionCategory checkCategory("adjoint check options");
-cl::opt<unsigned> seed("seed", cl::desc("Seed of the random inputs (printed by the harness)"), cl::init(12345), cl::cat(checkCategory));
+cl::opt<unsigned> seed("seed", cl::desc("Seed of the random inputs (printed by the harness)"), cl::init(12345),
+                       cl::cat(checkCategory));
 cl::list<long> intValues("int-values", cl::desc("Values of the integer parameters, in order (default: 6 each)"),
                          cl::value_desc("a,b,..."), cl::CommaSeparated, cl::cat(checkCategory));
-cl::opt<unsigned> arrayLength("array-length", cl::desc("Elements of every array argument"), cl::init(64), cl::cat(checkCategory));
-cl::opt<std::string> emitHarness("emit-harness", cl::desc("Write the verification harness source here instead of building and running it"),
-                                 cl::value_desc("file"), cl::cat(checkCategory));
+cl::opt<unsigned> arrayLength("array-length", cl::desc("Elements of every array argument"), cl::init(64),
+                              cl::cat(checkCategory));
+cl::opt<std::string> emitHarness(
+    "emit-harness", cl::desc("Write the verification harness source here instead of building and running it"),
+    cl::value_desc("file"), cl::cat(checkCategory));
 cl::opt<bool> keep("keep", cl::desc("Keep the directory where the harness was built"), cl::cat(checkCategory));
-cl::list<std::string> ranges("range", cl::desc("Range of the random values: lo,hi for every floating input, name=lo,hi for one "
-                                               "parameter (repeatable; default 0.5,1.5, kernels -1,1)"),
+cl::list<std::string> ranges("range",
+                             cl::desc("Range of the random values: lo,hi for every floating input, name=lo,hi for one "
+                                      "parameter (repeatable; default 0.5,1.5, kernels -1,1)"),
                              cl::value_desc("[name=]lo,hi"), cl::cat(checkCategory));
 cl::opt<unsigned> blockSize("block", cl::desc("Kernels: threads per block"), cl::init(64), cl::cat(checkCategory));
-cl::opt<unsigned> gridSize("grid", cl::desc("Kernels: blocks (default: one thread per array element)"), cl::init(0), cl::cat(checkCategory));
-cl::opt<bool> onGpu("gpu", cl::desc("Kernels: build with nvcc and run on the GPU (default: the CPU execution of kernels)"),
+cl::opt<unsigned> gridSize("grid", cl::desc("Kernels: blocks (default: one thread per array element)"), cl::init(0),
+                           cl::cat(checkCategory));
+cl::opt<bool> onGpu("gpu",
+                    cl::desc("Kernels: build with nvcc and run on the GPU (default: the CPU execution of kernels)"),
                     cl::cat(checkCategory));
 
 // LLVM's own options already hold the names --print-before, --print-after and --time-passes, so
 // these are read before llvm::cl runs.
 std::vector<std::string> printBefore, printAfter;
 bool timePasses = false;
-cl::opt<std::string> depfile("depfile", cl::desc("Also write a Make-style depfile: the outputs depend on the source and every header it includes"),
-                             cl::value_desc("file"), cl::cat(category));
-cl::opt<bool> lineDirectives("line-directives", cl::desc("Emit #line directives mapping the generated statements to the forward source lines"),
-                             cl::cat(category));
-cl::opt<bool> deterministic("deterministic",
-                            cl::desc("Kernels: bitwise-reproducible gradients, with no floating-point atomics (per-block sums "
-                                     "added in a fixed order; an error where an adjoint would need an atomic)"),
-                            cl::cat(category));
+cl::opt<std::string> depfile(
+    "depfile",
+    cl::desc("Also write a Make-style depfile: the outputs depend on the source and every header it includes"),
+    cl::value_desc("file"), cl::cat(category));
+cl::opt<bool> lineDirectives(
+    "line-directives", cl::desc("Emit #line directives mapping the generated statements to the forward source lines"),
+    cl::cat(category));
+cl::opt<bool> deterministic(
+    "deterministic",
+    cl::desc("Kernels: bitwise-reproducible gradients, with no floating-point atomics (per-block sums "
+             "added in a fixed order; an error where an adjoint would need an atomic)"),
+    cl::cat(category));
 
 const char* kOverview =
     "adjoint: source-to-source automatic differentiation for C++\n\n"
@@ -78,7 +92,9 @@ const char* kOverview =
 
 // `adjoint --list-passes`: the pipeline's table.
 void listPasses() {
-  for (const adjoint::driver::Pass& p : adjoint::driver::passes()) std::cout << "  " << p.name << std::string(p.name.size() < 20 ? 20 - p.name.size() : 1, ' ') << p.description << "\n";
+  for (const adjoint::driver::Pass& p : adjoint::driver::passes())
+    std::cout << "  " << p.name << std::string(p.name.size() < 20 ? 20 - p.name.size() : 1, ' ') << p.description
+              << "\n";
 }
 
 // `path` with its extension (if any) replaced by `extension`: model.cpp -> model.grad.cpp.
@@ -181,12 +197,18 @@ int main(int argc, char** argv) {
   bool afterDashes = false;
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
-    if (!afterDashes && arg == "--") afterDashes = true;
-    else if (afterDashes) compileArgs.push_back(arg);
-    else if (arg.rfind("--print-after=", 0) == 0) printAfter.push_back(arg.substr(14));
-    else if (arg.rfind("--print-before=", 0) == 0) printBefore.push_back(arg.substr(15));
-    else if (arg == "--time-passes") timePasses = true;
-    else ours.push_back(argv[i]);
+    if (!afterDashes && arg == "--")
+      afterDashes = true;
+    else if (afterDashes)
+      compileArgs.push_back(arg);
+    else if (arg.rfind("--print-after=", 0) == 0)
+      printAfter.push_back(arg.substr(14));
+    else if (arg.rfind("--print-before=", 0) == 0)
+      printBefore.push_back(arg.substr(15));
+    else if (arg == "--time-passes")
+      timePasses = true;
+    else
+      ours.push_back(argv[i]);
   }
   for (const std::vector<std::string>* names : {&printBefore, &printAfter})
     for (const std::string& name : *names)
@@ -194,8 +216,10 @@ int main(int argc, char** argv) {
         std::cerr << "error: no pass named '" << name << "'; `adjoint --list-passes` lists them\n";
         return 1;
       }
-  if (mode == "check") cl::HideUnrelatedOptions({&category, &checkCategory});
-  else cl::HideUnrelatedOptions(category);
+  if (mode == "check")
+    cl::HideUnrelatedOptions({&category, &checkCategory});
+  else
+    cl::HideUnrelatedOptions(category);
   std::string overview = "adjoint " + mode + ": " +
                          (mode == "grad"  ? "reverse mode (gradients, vector-Jacobian products)"
                           : mode == "jvp" ? "forward mode (Jacobian-vector products)"
@@ -228,8 +252,15 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (mode == "check") {
-    adjoint::driver::CheckOptions check{o,         seed,    std::vector<long>(intValues.begin(), intValues.end()),
-                                        arrayLength, blockSize, gridSize, onGpu, emitHarness, keep,
+    adjoint::driver::CheckOptions check{o,
+                                        seed,
+                                        std::vector<long>(intValues.begin(), intValues.end()),
+                                        arrayLength,
+                                        blockSize,
+                                        gridSize,
+                                        onGpu,
+                                        emitHarness,
+                                        keep,
                                         std::vector<std::string>(ranges.begin(), ranges.end())};
     return adjoint::driver::runCheck(check);
   }
@@ -239,7 +270,8 @@ int main(int argc, char** argv) {
   if (emitKind == "ir") {
     adjoint::ir::Module derived;
     derived.functions = result->derivatives;
-    std::cout << "// prepared forward IR\n" << adjoint::ir::print(result->prepared) << "// derivatives\n"
+    std::cout << "// prepared forward IR\n"
+              << adjoint::ir::print(result->prepared) << "// derivatives\n"
               << adjoint::ir::print(derived);
     return 0;
   }
@@ -247,7 +279,8 @@ int main(int argc, char** argv) {
     std::cout << result->output.source;
     return std::cout.flush() ? 0 : 1;
   }
-  std::vector<std::pair<std::string, std::string>> files{{out, result->output.source}, {headerPath(out), result->output.header}};
+  std::vector<std::pair<std::string, std::string>> files{{out, result->output.source},
+                                                         {headerPath(out), result->output.header}};
   if (!depfile.empty()) files.emplace_back(depfile, makeDepfile(out, headerPath(out), result->dependencies));
   return writeOutputs(files) ? 0 : 1;
 }

@@ -1,10 +1,10 @@
 #include "ad/driver/Pipeline.h"
 
+#include <llvm/Support/thread.h>
+
 #include <algorithm>
 #include <chrono>
 #include <iostream>
-
-#include <llvm/Support/thread.h>
 
 #include "ad/analysis/Activity.h"
 #include "ad/frontend/Frontend.h"
@@ -68,14 +68,18 @@ void checkRequest(const ir::Function* f, const PipelineOptions& o) {
   std::set<std::string> wrt(o.wrt.begin(), o.wrt.end());
   std::vector<const ir::Param*> params = derive::differentiatedParams(*f, wrt);
   if (params.empty())
-    throw ir::Diagnostic(f->loc, "'" + f->name + "' has no float or double parameter to differentiate",
-                         "Adjoint differentiates with respect to float and double parameters, arrays and structs of them");
+    throw ir::Diagnostic(
+        f->loc, "'" + f->name + "' has no float or double parameter to differentiate",
+        "Adjoint differentiates with respect to float and double parameters, arrays and structs of them");
   bool writesArray = false;
   for (const ir::Param* p : params)
     writesArray |= p->type.pointer && !p->type.constPointee && analysis::writtenVariables(f->body).count(p->name);
   if (!f->returnsFloating() && !writesArray)
-    throw ir::Diagnostic(f->loc, "'" + f->name + "' returns '" + f->returnType.paramSpelling() + "' and writes no array, so it has no derivative",
-                         "differentiate a function that returns float or double, or writes its results through pointers");
+    throw ir::Diagnostic(
+        f->loc,
+        "'" + f->name + "' returns '" + f->returnType.paramSpelling() +
+            "' and writes no array, so it has no derivative",
+        "differentiate a function that returns float or double, or writes its results through pointers");
 }
 
 void differentiate(PipelineState& s) {
@@ -83,7 +87,8 @@ void differentiate(PipelineState& s) {
   checkRequest(s.prepared.find(o.function), o);
   derive::Request entry{o.function, std::set<std::string>(o.wrt.begin(), o.wrt.end()), true};
   s.derivatives = derive::differentiate(s.prepared, entry, o.mode);
-  for (ir::Function& d : s.derivatives) d.body = ir::clone(d.body);  // the passes below edit statements the module shares
+  for (ir::Function& d : s.derivatives)
+    d.body = ir::clone(d.body);  // the passes below edit statements the module shares
 }
 
 // What the derivatives call: the forward functions and the other derivatives (dead-code removal
@@ -123,15 +128,16 @@ const std::vector<Pass>& passes() {
       {"halving-loops", "make halving loops of device code (c /= 2, c >>= 1) counted loops", Shows::Prepared,
        eachPrepared([](ir::Function& f, PipelineState&) { transforms::countHalvingLoops(f); })},
       {"extract-calls", "move calls of the program's functions into statements of their own, under their guards",
-       Shows::Prepared, eachPrepared([](ir::Function& f, PipelineState& s) { transforms::extractCalls(f, s.prepared); })},
+       Shows::Prepared,
+       eachPrepared([](ir::Function& f, PipelineState& s) { transforms::extractCalls(f, s.prepared); })},
       {"structure-jumps", "bring break, continue and return into tail position", Shows::Prepared,
        eachPrepared([](ir::Function& f, PipelineState&) { transforms::structureJumps(f); })},
       {"rename-copies", "give the declarations that structure-jumps copied names of their own", Shows::Prepared,
        eachPrepared([](ir::Function& f, PipelineState&) { transforms::uniqueLocalNames(f); })},
       {"flatten-blocks", "remove nested { } blocks", Shows::Prepared,
        eachPrepared([](ir::Function& f, PipelineState&) { transforms::flattenBlocks(f); })},
-      {"differentiate", "write the derivative of the requested function and of the functions it calls", Shows::Derivatives,
-       differentiate},
+      {"differentiate", "write the derivative of the requested function and of the functions it calls",
+       Shows::Derivatives, differentiate},
       {"drop-output-stores", "forward mode of kernels: leave out the stores into outputs the kernel never reads",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
          if (d.kernel && !reverse(s)) transforms::dropOutputStores(d, *s.prepared.find(d.primal));
@@ -140,23 +146,26 @@ const std::vector<Pass>& passes() {
        eachDerivative([](ir::Function& d, PipelineState&) { transforms::simplify(d); })},
       {"dead-code", "remove computations nothing reads", Shows::Derivatives, removeDeadCode},
       {"common-calls", "compute a math call that neighbouring statements repeat once, into a named constant",
-       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) { transforms::shareCommonCalls(d, s.prepared); })},
+       Shows::Derivatives,
+       eachDerivative([](ir::Function& d, PipelineState& s) { transforms::shareCommonCalls(d, s.prepared); })},
       {"unused-params", "cast the parameters a derivative does not read to void", Shows::Derivatives,
        eachDerivative([](ir::Function& d, PipelineState&) { derive::markUnusedParams(d); })},
       {"sink-seed-zeroing", "reverse mode of device code: move the stores that zero a seed to the end of their block",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
          if (reverse(s) && (d.kernel || d.device)) transforms::sinkSeedZeroing(d);
        })},
-      {"parallel-adjoints", "reverse mode of device code: plain +=, per-block sums or atomics for each adjoint added to memory",
+      {"parallel-adjoints",
+       "reverse mode of device code: plain +=, per-block sums or atomics for each adjoint added to memory",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
          if (reverse(s) && (d.kernel || d.device)) transforms::parallelizeAdjoints(d, s.options.deterministic);
        })},
-      {"blocks-in-turn", "reverse mode of kernels with per-block sums: run the forward's blocks in turn on fewer blocks",
+      {"blocks-in-turn",
+       "reverse mode of kernels with per-block sums: run the forward's blocks in turn on fewer blocks",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
          if (reverse(s) && d.kernel && d.blockSumSlots > 0) d.blocksInTurn = transforms::runBlocksInTurn(d);
        })},
-      {"parallel-tangents", "forward mode of kernels: per-warp sums for the atomicAdds into one address", Shows::Derivatives,
-       eachDerivative([](ir::Function& d, PipelineState& s) {
+      {"parallel-tangents", "forward mode of kernels: per-warp sums for the atomicAdds into one address",
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
          if (!reverse(s) && d.kernel) transforms::parallelizeTangents(d);
        })},
       {"emit", "write the source and the header: the derivatives, copies of the forward functions they call, launchers",
@@ -179,14 +188,17 @@ bool named(const std::vector<std::string>& names, const std::string& pass) {
 
 std::string shown(const PipelineState& s, Shows what) {
   switch (what) {
-    case Shows::Parsed: return s.parsed ? ir::print(*s.parsed) : "";
-    case Shows::Prepared: return ir::print(s.prepared);
+    case Shows::Parsed:
+      return s.parsed ? ir::print(*s.parsed) : "";
+    case Shows::Prepared:
+      return ir::print(s.prepared);
     case Shows::Derivatives: {
       ir::Module m;
       m.functions = s.derivatives;
       return ir::print(m);
     }
-    case Shows::Source: return s.output.source;
+    case Shows::Source:
+      return s.output.source;
   }
   return "";
 }
@@ -198,7 +210,8 @@ void printDiagnostic(const ir::Module& m, const ir::Diagnostic& d) {
     std::cerr << "  " << m.sourceLines[d.loc.line - 1] << "\n";
     std::cerr << "  " << std::string(d.loc.col ? d.loc.col - 1 : 0, ' ') << "^\n";
   }
-  if (!d.hint.empty()) std::cerr << m.sourcePath << ":" << d.loc.line << ":" << d.loc.col << ": note: " << d.hint << "\n";
+  if (!d.hint.empty())
+    std::cerr << m.sourcePath << ":" << d.loc.line << ":" << d.loc.col << ": note: " << d.hint << "\n";
 }
 
 // Runs the passes from `first` on, printing and timing them as the options ask.
@@ -210,11 +223,13 @@ std::optional<PipelineResult> runFrom(PipelineState& s, size_t first) {
   try {
     for (size_t k = first; k < passes().size(); ++k) {
       const Pass& pass = passes()[k];
-      if (named(o.printBefore, pass.name)) std::cerr << "// ---- before " << pass.name << " ----\n" << shown(s, pass.shows) << "\n";
+      if (named(o.printBefore, pass.name))
+        std::cerr << "// ---- before " << pass.name << " ----\n" << shown(s, pass.shows) << "\n";
       auto start = Clock::now();
       pass.run(s);
       times.emplace_back(pass.name, std::chrono::duration<double, std::milli>(Clock::now() - start).count());
-      if (named(o.printAfter, pass.name)) std::cerr << "// ---- after " << pass.name << " ----\n" << shown(s, pass.shows) << "\n";
+      if (named(o.printAfter, pass.name))
+        std::cerr << "// ---- after " << pass.name << " ----\n" << shown(s, pass.shows) << "\n";
     }
   } catch (const ir::Diagnostic& d) {
     printDiagnostic(*s.parsed, d);
@@ -222,8 +237,9 @@ std::optional<PipelineResult> runFrom(PipelineState& s, size_t first) {
   } catch (const Reported&) {
     ok = false;
   } catch (const ir::InternalError& e) {
-    std::cerr << "internal error: " << e.what() << "\n"
-              << "note: this is a bug in Adjoint, not in your code; please report it with the input file and the command\n";
+    std::cerr
+        << "internal error: " << e.what() << "\n"
+        << "note: this is a bug in Adjoint, not in your code; please report it with the input file and the command\n";
     ok = false;
   }
   if (o.timePasses)

@@ -48,7 +48,7 @@ struct Pass {
   std::string name;
   std::string description;
   enum class Shows { Parsed, Prepared, Derivatives, Source } shows;  // what --print-after prints
-  std::function<void(PipelineState&)> run;  // throws ir::Diagnostic for input it cannot handle
+  std::function<void(PipelineState&)> run;                           // throws ir::Diagnostic for input it cannot handle
 };
 
 // The pipeline, in the order the passes run.

@@ -1,12 +1,6 @@
 #include "ad/frontend/AstToIr.h"
 
-#include <algorithm>
-#include <cctype>
-#include <deque>
-#include <map>
-#include <set>
-#include <sstream>
-
+#include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
@@ -15,14 +9,18 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
 
-#include <clang/AST/Attr.h>
+#include <algorithm>
+#include <cctype>
+#include <deque>
+#include <map>
+#include <set>
+#include <sstream>
 
 #include "ad/frontend/Constructs.h"
 #include "ad/frontend/Converter.h"
 #include "ad/frontend/Cuda.h"
 
 namespace adjoint::frontend::detail {
-
 
 ir::SourceLoc Converter::loc(SourceLocation l) const {
   PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(l));
@@ -70,23 +68,29 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
     return std::nullopt;
   }
   ir::Type t;
-  if (builtin->getKind() == BuiltinType::Double) t = ir::Type::of(ir::Scalar::Double);
-  else if (builtin->getKind() == BuiltinType::Float) t = ir::Type::of(ir::Scalar::Float);
+  if (builtin->getKind() == BuiltinType::Double)
+    t = ir::Type::of(ir::Scalar::Double);
+  else if (builtin->getKind() == BuiltinType::Float)
+    t = ir::Type::of(ir::Scalar::Float);
   else if (builtin->getKind() == BuiltinType::LongDouble) {
     fail(where, "long double is not supported", "use double");
     return std::nullopt;
-  } else if (builtin->getKind() == BuiltinType::Bool) t = ir::Type::of(ir::Scalar::Bool);
+  } else if (builtin->getKind() == BuiltinType::Bool)
+    t = ir::Type::of(ir::Scalar::Bool);
   else if (builtin->isInteger()) {
     QualType sugared = pointer ? qt->getPointeeType() : qt;
     if (const auto* arr = ctx_.getAsConstantArrayType(qt)) sugared = arr->getElementType();
-    t = ir::Type::integer(sugared.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy()), builtin->isUnsignedInteger());
-  } else if (builtin->getKind() == BuiltinType::Void && allowVoid && !pointer) t = ir::Type::of(ir::Scalar::Void);
+    t = ir::Type::integer(sugared.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy()),
+                          builtin->isUnsignedInteger());
+  } else if (builtin->getKind() == BuiltinType::Void && allowVoid && !pointer)
+    t = ir::Type::of(ir::Scalar::Void);
   else {
     fail(where, "type '" + qt.getAsString() + "' is not supported", "use float, double, an integer type or bool");
     return std::nullopt;
   }
   if (pointer) t = t.pointerTo(constPointee);
-  if (const auto* arr = ctx_.getAsConstantArrayType(canon)) t.arraySize = static_cast<int>(arr->getSize().getZExtValue());
+  if (const auto* arr = ctx_.getAsConstantArrayType(canon))
+    t.arraySize = static_cast<int>(arr->getSize().getZExtValue());
   return t;
 }
 
@@ -170,15 +174,19 @@ bool Converter::explainNotFound(const std::string& name) {
     if (ir::functionName(t->getQualifiedNameAsString()) != name) continue;
     std::string instances;
     for (const FunctionDecl* spec : t->specializations()) instances += (instances.empty() ? "" : ", ") + spelling(spec);
-    report_.error(t->getSourceRange(), "'" + t->getQualifiedNameAsString() + "' is a function template: name an instantiation",
-                  instances.empty() ? "call it with the types you need in this file, then --fn " + t->getNameAsString() + "<double>"
-                                    : "instantiated here: --fn " + instances);
+    report_.error(t->getSourceRange(),
+                  "'" + t->getQualifiedNameAsString() + "' is a function template: name an instantiation",
+                  instances.empty()
+                      ? "call it with the types you need in this file, then --fn " + t->getNameAsString() + "<double>"
+                      : "instantiated here: --fn " + instances);
     return true;
   }
   for (const CXXMethodDecl* m : methods_) {
     if (m->getNameAsString() != name && ir::functionName(m->getQualifiedNameAsString()) != name) continue;
-    report_.error(m->getSourceRange(), "'" + m->getQualifiedNameAsString() + "' is a member function, which Adjoint does not differentiate yet",
-                  "write it as a free function taking the object's fields (or the object by const reference) as parameters");
+    report_.error(
+        m->getSourceRange(),
+        "'" + m->getQualifiedNameAsString() + "' is a member function, which Adjoint does not differentiate yet",
+        "write it as a free function taking the object's fields (or the object by const reference) as parameters");
     return true;
   }
   return false;
@@ -199,8 +207,9 @@ void Converter::collectRules(const DeclContext* dc, bool inRules) {
   for (const Decl* d : dc->decls()) {
     if (const auto* ns = dyn_cast<NamespaceDecl>(d)) {
       bool adjoint = ns->getName() == "adjoint" && isa<TranslationUnitDecl>(dc);
-      if (adjoint || (ns->getName() == "rules" && isa<NamespaceDecl>(dc) && cast<NamespaceDecl>(dc)->getName() == "adjoint" &&
-                      isa<TranslationUnitDecl>(cast<NamespaceDecl>(dc)->getParent())))
+      if (adjoint ||
+          (ns->getName() == "rules" && isa<NamespaceDecl>(dc) && cast<NamespaceDecl>(dc)->getName() == "adjoint" &&
+           isa<TranslationUnitDecl>(cast<NamespaceDecl>(dc)->getParent())))
         collectRules(ns, !adjoint);
     } else if (const auto* fd = dyn_cast<FunctionDecl>(d); fd && inRules && fd->doesThisDeclarationHaveABody()) {
       ruleDecls_.push_back(fd);
@@ -349,7 +358,8 @@ ir::StmtList Converter::convertBody(const Stmt* s) {
 
 void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
   if (const auto* record = vd->getType()->getAsCXXRecordDecl(); record && record->isLambda()) {
-    fail(vd->getSourceRange(), "lambdas are not supported in differentiated code", "write the lambda as a function of its own");
+    fail(vd->getSourceRange(), "lambdas are not supported in differentiated code",
+         "write the lambda as a function of its own");
     return;
   }
   bool shared = cuda::isShared(vd);
@@ -394,7 +404,8 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
 ir::StmtPtr Converter::convertAtomicAdd(const CallExpr* call) {
   ir::ExprPtr target = call->getNumArgs() == 2 ? convertAddress(call->getArg(0)) : nullptr;
   if (!target) {
-    fail(call->getSourceRange(), "this atomicAdd is not supported", "add into an array element: atomicAdd(&x[i], v) or atomicAdd(x, v)");
+    fail(call->getSourceRange(), "this atomicAdd is not supported",
+         "add into an array element: atomicAdd(&x[i], v) or atomicAdd(x, v)");
     return nullptr;
   }
   ir::StmtPtr s = ir::at(ir::assign(target, ir::Op::Add, convertExpr(call->getArg(1))), loc(call->getBeginLoc()));
@@ -413,7 +424,8 @@ ir::StmtPtr Converter::convertAssignment(const Expr* e) {
   if (const auto* b = dyn_cast<BinaryOperator>(e)) {
     std::optional<ir::Op> op = b->isAssignmentOp() ? irOperator(b->getOpcode()) : std::nullopt;
     if (!op || *op == ir::Op::Rem) {
-      fail(b->getSourceRange(), "operator '" + b->getOpcodeStr().str() + "' is not supported", "write the operation out with = ");
+      fail(b->getSourceRange(), "operator '" + b->getOpcodeStr().str() + "' is not supported",
+           "write the operation out with = ");
       return nullptr;
     }
     if (isPointerAlias(b->getLHS())) return assignPointer(b, b->getLHS(), *op, b->getRHS());
@@ -429,8 +441,7 @@ ir::StmtPtr Converter::convertAssignment(const Expr* e) {
     ir::Op op = u->isIncrementOp() ? ir::Op::Add : ir::Op::Sub;
     if (isPointerAlias(u->getSubExpr())) return assignPointer(u, u->getSubExpr(), op, nullptr);
     ir::ExprPtr target = convertExpr(u->getSubExpr());
-    return ir::at(ir::assign(target, op, ir::number(1, target->type)),
-                  loc(u->getBeginLoc()));
+    return ir::at(ir::assign(target, op, ir::number(1, target->type)), loc(u->getBeginLoc()));
   }
   return nullptr;
 }
@@ -441,8 +452,11 @@ void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
     out.push_back(ir::at(ir::block(convertBody(cs)), loc(cs->getBeginLoc())));
   } else if (const auto* ds = dyn_cast<DeclStmt>(s)) {
     for (const Decl* d : ds->decls()) {
-      if (const auto* vd = dyn_cast<VarDecl>(d)) convertDecl(vd, out);
-      else fail(d->getSourceRange(), "this declaration is not supported inside a differentiated function", "move it out of the function");
+      if (const auto* vd = dyn_cast<VarDecl>(d))
+        convertDecl(vd, out);
+      else
+        fail(d->getSourceRange(), "this declaration is not supported inside a differentiated function",
+             "move it out of the function");
     }
   } else if (const auto* is = dyn_cast<IfStmt>(s)) {
     if (is->getInit() || is->getConditionVariable() || is->isConstexpr())
@@ -456,7 +470,9 @@ void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
            "declare it before the loop, or in the loop body");
     ir::StmtList init;
     convertStmt(fs->getInit(), init);
-    if (init.size() > 1) fail(fs->getInit()->getSourceRange(), "a for loop may declare one variable here", "declare the others before the loop");
+    if (init.size() > 1)
+      fail(fs->getInit()->getSourceRange(), "a for loop may declare one variable here",
+           "declare the others before the loop");
     ir::StmtList step;
     if (fs->getInc()) convertStmt(fs->getInc(), step);
     ir::ExprPtr cond = fs->getCond() ? convertExpr(fs->getCond()) : ir::boolean(true);
@@ -464,8 +480,10 @@ void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
                                      convertBody(fs->getBody())),
                          loc(fs->getBeginLoc())));
   } else if (const auto* ws = dyn_cast<WhileStmt>(s)) {
-    if (ws->getConditionVariable()) fail(ws->getSourceRange(), "a while condition variable is not supported", "declare it before the loop");
-    out.push_back(ir::at(ir::whileStmt(convertExpr(ws->getCond()), convertBody(ws->getBody())), loc(ws->getBeginLoc())));
+    if (ws->getConditionVariable())
+      fail(ws->getSourceRange(), "a while condition variable is not supported", "declare it before the loop");
+    out.push_back(
+        ir::at(ir::whileStmt(convertExpr(ws->getCond()), convertBody(ws->getBody())), loc(ws->getBeginLoc())));
   } else if (const auto* dw = dyn_cast<DoStmt>(s)) {
     auto loop = ir::whileStmt(convertExpr(dw->getCond()), convertBody(dw->getBody()));
     loop->kind = ir::StmtKind::DoWhile;
@@ -475,7 +493,8 @@ void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
   } else if (isa<ContinueStmt>(s)) {
     out.push_back(ir::at(ir::jump(ir::StmtKind::Continue), loc(s->getBeginLoc())));
   } else if (const auto* rs = dyn_cast<ReturnStmt>(s)) {
-    out.push_back(ir::at(ir::ret(rs->getRetValue() ? convertExpr(rs->getRetValue()) : nullptr), loc(rs->getBeginLoc())));
+    out.push_back(
+        ir::at(ir::ret(rs->getRetValue() ? convertExpr(rs->getRetValue()) : nullptr), loc(rs->getBeginLoc())));
   } else if (const auto* e = dyn_cast<Expr>(s)) {
     if (ir::StmtPtr a = convertAssignment(e)) {
       out.push_back(a);
@@ -485,14 +504,18 @@ void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
     } else if (isa<CallExpr>(e->IgnoreImplicit())) {
       out.push_back(ir::at(ir::eval(convertExpr(e)), loc(e->getBeginLoc())));
     } else if (!isa<BinaryOperator>(e->IgnoreParens())) {
-      fail(e->getSourceRange(), "this expression statement is not supported", "a statement must be an assignment, ++/--, or a call");
+      fail(e->getSourceRange(), "this expression statement is not supported",
+           "a statement must be an assignment, ++/--, or a call");
     }
   } else if (isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s) || isa<LabelStmt>(s)) {
-    fail(s->getSourceRange(), "goto and labels are not supported", "use structured control flow: if, loops, break, continue");
+    fail(s->getSourceRange(), "goto and labels are not supported",
+         "use structured control flow: if, loops, break, continue");
   } else if (isa<AsmStmt>(s)) {
-    fail(s->getSourceRange(), "inline assembly cannot be differentiated", "move it into a function with a custom derivative");
+    fail(s->getSourceRange(), "inline assembly cannot be differentiated",
+         "move it into a function with a custom derivative");
   } else if (isa<CXXTryStmt>(s)) {
-    fail(s->getSourceRange(), "exceptions are not supported in differentiated code", "report errors through return values");
+    fail(s->getSourceRange(), "exceptions are not supported in differentiated code",
+         "report errors through return values");
   } else if (isa<SwitchStmt>(s)) {
     fail(s->getSourceRange(), "switch is not supported", "use if / else if");
   } else {
@@ -515,7 +538,8 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
   } guard(exprDepth_);
   if (exprDepth_ > kMaxExprDepth) {
     if (!depthReported_)
-      report_.error(e->getSourceRange(), "expression nested more than " + std::to_string(kMaxExprDepth) + " levels deep",
+      report_.error(e->getSourceRange(),
+                    "expression nested more than " + std::to_string(kMaxExprDepth) + " levels deep",
                     "split it into several statements");
     depthReported_ = true;
     return placeholder();
@@ -551,7 +575,8 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
                            "call a free function instead");
   if (const auto* call = dyn_cast<CallExpr>(e)) return convertCall(call);
   if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) return convertExpr(m->getSubExpr());
-  if (const auto* ctor = dyn_cast<CXXConstructExpr>(e); ctor && ctor->getConstructor()->isCopyOrMoveConstructor() && ctor->getNumArgs() == 1)
+  if (const auto* ctor = dyn_cast<CXXConstructExpr>(e);
+      ctor && ctor->getConstructor()->isCopyOrMoveConstructor() && ctor->getNumArgs() == 1)
     return convertExpr(ctor->getArg(0));  // a struct passed by value
   if (const auto* me = dyn_cast<MemberExpr>(e)) {
     if (me->isArrow() || !isa<FieldDecl>(me->getMemberDecl()))
@@ -560,8 +585,12 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
   }
   if (const auto* w = dyn_cast<ExprWithCleanups>(e)) return convertExpr(w->getSubExpr());
   if (const auto* d = dyn_cast<CXXDefaultArgExpr>(e)) return convertExpr(d->getExpr());
-  if (isa<CXXThrowExpr>(e)) return unsupportedExpr(e, "exceptions are not supported in differentiated code", "report errors through return values");
-  if (isa<LambdaExpr>(e)) return unsupportedExpr(e, "lambdas are not supported in differentiated code", "write the lambda as a function of its own");
+  if (isa<CXXThrowExpr>(e))
+    return unsupportedExpr(e, "exceptions are not supported in differentiated code",
+                           "report errors through return values");
+  if (isa<LambdaExpr>(e))
+    return unsupportedExpr(e, "lambdas are not supported in differentiated code",
+                           "write the lambda as a function of its own");
   return unsupportedExpr(e, constructName(e) + " is not supported in a differentiated function", "");
 }
 
@@ -616,8 +645,9 @@ ir::ExprPtr Converter::convertDeclRef(const DeclRefExpr* ref) {
       if (t && value.Val.isInt()) return ir::number(static_cast<double>(value.Val.getInt().getSExtValue()), *t);
     }
     if (vd->getType().isConstQualified())
-      return unsupportedExpr(ref, "the constant '" + vd->getNameAsString() + "' can be read element by element here, not passed on",
-                             "index it (" + vd->getNameAsString() + "[i]), or copy it into a local array");
+      return unsupportedExpr(
+          ref, "the constant '" + vd->getNameAsString() + "' can be read element by element here, not passed on",
+          "index it (" + vd->getNameAsString() + "[i]), or copy it into a local array");
     return unsupportedExpr(ref, "global variable '" + vd->getNameAsString() + "' is not supported",
                            "pass it as a parameter, or make it a constant");
   }
@@ -630,10 +660,14 @@ ir::ExprPtr Converter::convertDeclRef(const DeclRefExpr* ref) {
 
 ir::ExprPtr Converter::convertUnary(const UnaryOperator* u) {
   switch (u->getOpcode()) {
-    case UO_Minus: return ir::neg(convertExpr(u->getSubExpr()));
-    case UO_Plus: return convertExpr(u->getSubExpr());
-    case UO_LNot: return ir::unary(ir::Op::Not, convertExpr(u->getSubExpr()));
-    case UO_Deref: return elementAt(u->getSubExpr(), ir::number(0, ir::Type::integer()));
+    case UO_Minus:
+      return ir::neg(convertExpr(u->getSubExpr()));
+    case UO_Plus:
+      return convertExpr(u->getSubExpr());
+    case UO_LNot:
+      return ir::unary(ir::Op::Not, convertExpr(u->getSubExpr()));
+    case UO_Deref:
+      return elementAt(u->getSubExpr(), ir::number(0, ir::Type::integer()));
     case UO_PreInc:
     case UO_PreDec:
     case UO_PostInc:
@@ -643,38 +677,70 @@ ir::ExprPtr Converter::convertUnary(const UnaryOperator* u) {
     case UO_AddrOf:
       return unsupportedExpr(u, "taking an address is not supported", "pass arrays as pointers, and return scalars");
     default:
-      return unsupportedExpr(u, "operator '" + UnaryOperator::getOpcodeStr(u->getOpcode()).str() + "' is not supported", "");
+      return unsupportedExpr(u, "operator '" + UnaryOperator::getOpcodeStr(u->getOpcode()).str() + "' is not supported",
+                             "");
   }
 }
 
 std::optional<ir::Op> irOperator(BinaryOperatorKind kind) {
   switch (kind) {
-    case BO_Assign: return ir::Op::Assign;
-    case BO_Add: case BO_AddAssign: return ir::Op::Add;
-    case BO_Sub: case BO_SubAssign: return ir::Op::Sub;
-    case BO_Mul: case BO_MulAssign: return ir::Op::Mul;
-    case BO_Div: case BO_DivAssign: return ir::Op::Div;
-    case BO_Rem: case BO_RemAssign: return ir::Op::Rem;
-    case BO_Shl: case BO_ShlAssign: return ir::Op::Shl;
-    case BO_Shr: case BO_ShrAssign: return ir::Op::Shr;
-    case BO_And: case BO_AndAssign: return ir::Op::BitAnd;
-    case BO_Or: case BO_OrAssign: return ir::Op::BitOr;
-    case BO_Xor: case BO_XorAssign: return ir::Op::BitXor;
-    case BO_LT: return ir::Op::Lt;
-    case BO_LE: return ir::Op::Le;
-    case BO_GT: return ir::Op::Gt;
-    case BO_GE: return ir::Op::Ge;
-    case BO_EQ: return ir::Op::Eq;
-    case BO_NE: return ir::Op::Ne;
-    case BO_LAnd: return ir::Op::And;
-    case BO_LOr: return ir::Op::Or;
-    default: return std::nullopt;  // the comma operator, pointer-to-member, <=>
+    case BO_Assign:
+      return ir::Op::Assign;
+    case BO_Add:
+    case BO_AddAssign:
+      return ir::Op::Add;
+    case BO_Sub:
+    case BO_SubAssign:
+      return ir::Op::Sub;
+    case BO_Mul:
+    case BO_MulAssign:
+      return ir::Op::Mul;
+    case BO_Div:
+    case BO_DivAssign:
+      return ir::Op::Div;
+    case BO_Rem:
+    case BO_RemAssign:
+      return ir::Op::Rem;
+    case BO_Shl:
+    case BO_ShlAssign:
+      return ir::Op::Shl;
+    case BO_Shr:
+    case BO_ShrAssign:
+      return ir::Op::Shr;
+    case BO_And:
+    case BO_AndAssign:
+      return ir::Op::BitAnd;
+    case BO_Or:
+    case BO_OrAssign:
+      return ir::Op::BitOr;
+    case BO_Xor:
+    case BO_XorAssign:
+      return ir::Op::BitXor;
+    case BO_LT:
+      return ir::Op::Lt;
+    case BO_LE:
+      return ir::Op::Le;
+    case BO_GT:
+      return ir::Op::Gt;
+    case BO_GE:
+      return ir::Op::Ge;
+    case BO_EQ:
+      return ir::Op::Eq;
+    case BO_NE:
+      return ir::Op::Ne;
+    case BO_LAnd:
+      return ir::Op::And;
+    case BO_LOr:
+      return ir::Op::Or;
+    default:
+      return std::nullopt;  // the comma operator, pointer-to-member, <=>
   }
 }
 
 ir::ExprPtr Converter::convertBinary(const BinaryOperator* b) {
   if (b->isAssignmentOp() || b->isCompoundAssignmentOp())
-    return unsupportedExpr(b, "assignment inside an expression is not supported", "write the assignment as a statement of its own");
+    return unsupportedExpr(b, "assignment inside an expression is not supported",
+                           "write the assignment as a statement of its own");
   std::optional<ir::Op> op = irOperator(b->getOpcode());
   if (!op) return unsupportedExpr(b, "operator '" + b->getOpcodeStr().str() + "' is not supported", "");
   if (b->isComparisonOp() && b->getLHS()->getType()->isPointerType()) return comparePointers(b);
@@ -692,8 +758,11 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   std::string name = fd->getQualifiedNameAsString();
   if (cuda::isKeptCall(name)) return ir::call(name, args, *type);
   if (llvm::StringRef(name).starts_with("atomic"))
-    return unsupportedExpr(call, name == "atomicAdd" ? "the value atomicAdd returns is not supported" : "'" + name + "' cannot be differentiated",
-                           name == "atomicAdd" ? "call atomicAdd as a statement of its own" : "accumulate with atomicAdd, or compute without atomics");
+    return unsupportedExpr(call,
+                           name == "atomicAdd" ? "the value atomicAdd returns is not supported"
+                                               : "'" + name + "' cannot be differentiated",
+                           name == "atomicAdd" ? "call atomicAdd as a statement of its own"
+                                               : "accumulate with atomicAdd, or compute without atomics");
   bool floatingResult = type->isFloating();
   // std::abs, std::min and std::max on floating values are fabs, fmin and fmax.
   if (floatingResult && (name == "std::abs" || name == "abs")) name = "fabs";
@@ -714,8 +783,10 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   if (markedNondifferentiable(fd)) {
     // Device code cannot call a function of another translation unit (without relocatable
     // device code): the generated code gets a copy of a nondifferentiable device function.
-    if (def && def->doesThisDeclarationHaveABody() && def->hasAttr<CUDADeviceAttr>()) enqueue(def);
-    else declareExternal(fd, fd->getNameAsString());
+    if (def && def->doesThisDeclarationHaveABody() && def->hasAttr<CUDADeviceAttr>())
+      enqueue(def);
+    else
+      declareExternal(fd, fd->getNameAsString());
     return ir::call(fd->getNameAsString(), args, *type);
   }
   if (!def || !def->doesThisDeclarationHaveABody())
@@ -725,9 +796,10 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   // The library's own code (templates instantiated from its headers) is not differentiated: the
   // error belongs at the user's call, not inside the header.
   if (sm_.isInSystemHeader(def->getLocation()))
-    return unsupportedExpr(call, "'" + name + "' comes from a system header and has no derivative rule",
-                           "Adjoint differentiates the math library through its rules; write this computation out, or give "
-                           "the function a rule (namespace adjoint::rules, see adjoint/rules.h)");
+    return unsupportedExpr(
+        call, "'" + name + "' comes from a system header and has no derivative rule",
+        "Adjoint differentiates the math library through its rules; write this computation out, or give "
+        "the function a rule (namespace adjoint::rules, see adjoint/rules.h)");
   enqueue(def);
   return ir::call(irName(def), args, *type);
 }

@@ -1,11 +1,11 @@
 // Conversion of Clang's AST to the IR, with a diagnostic for everything Adjoint does not support.
 #pragma once
 
+#include <clang/AST/ASTContext.h>
+
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <clang/AST/ASTContext.h>
 
 #include "ad/ir/Function.h"
 

@@ -47,8 +47,10 @@ std::string constructName(const clang::Stmt* s) {
     if (rest.size() > suffix.size() && rest.compare(rest.size() - suffix.size(), suffix.size(), suffix) == 0)
       rest = rest.substr(0, rest.size() - suffix.size()) + (suffix == "Stmt" ? " statement" : " expression");
   for (size_t k = 0; k < rest.size(); ++k) {
-    bool boundary = k > 0 && std::isupper(static_cast<unsigned char>(rest[k])) && std::islower(static_cast<unsigned char>(rest[k - 1]));
-    words += (boundary ? " " : "") + std::string(1, static_cast<char>(std::tolower(static_cast<unsigned char>(rest[k]))));
+    bool boundary = k > 0 && std::isupper(static_cast<unsigned char>(rest[k])) &&
+                    std::islower(static_cast<unsigned char>(rest[k - 1]));
+    words +=
+        (boundary ? " " : "") + std::string(1, static_cast<char>(std::tolower(static_cast<unsigned char>(rest[k]))));
   }
   return "a " + words;
 }

@@ -2,9 +2,9 @@
 // CXXForRangeStmt.
 #pragma once
 
-#include <string>
-
 #include <clang/AST/Stmt.h>
+
+#include <string>
 
 namespace adjoint::frontend {
 

@@ -3,19 +3,19 @@
 // pointer arithmetic as offsets into the arrays they point into).
 #pragma once
 
-#include <deque>
-#include <map>
-#include <optional>
-#include <set>
-#include <string>
-#include <vector>
-
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "ad/frontend/Diagnostics.h"
 #include "ad/ir/Function.h"
@@ -56,7 +56,7 @@ class Converter {
   static bool markedNondifferentiable(const Decl* d);
 
   std::vector<const FunctionTemplateDecl*> templates_;  // of the main file
-  std::vector<const CXXMethodDecl*> methods_;            // of the main file's classes
+  std::vector<const CXXMethodDecl*> methods_;           // of the main file's classes
   std::string spelling(const FunctionDecl* fd) const;
   std::string irName(const FunctionDecl* fd) const;
   void collectDefinitions(const DeclContext* dc, std::vector<const FunctionDecl*>& defs);

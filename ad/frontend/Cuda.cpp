@@ -10,7 +10,9 @@ using namespace clang;
 std::string builtinVariable(const Expr* e) {
   e = e->IgnoreParenImpCasts();
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
-    return ref->getDecl()->getName() == "warpSize" && !ref->getDecl()->getDeclContext()->isFunctionOrMethod() ? "warpSize" : "";
+    return ref->getDecl()->getName() == "warpSize" && !ref->getDecl()->getDeclContext()->isFunctionOrMethod()
+               ? "warpSize"
+               : "";
   // threadIdx.x is a property (declspec(property)) of a built-in object, read through a
   // pseudo-object expression.
   const auto* pseudo = dyn_cast<PseudoObjectExpr>(e);

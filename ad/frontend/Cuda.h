@@ -2,10 +2,10 @@
 // itself rather than through rules, and the execution space of functions.
 #pragma once
 
-#include <string>
-
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
+
+#include <string>
 
 #include "ad/ir/Function.h"
 

@@ -2,10 +2,10 @@
 // file, line, column, the source line with a caret, and a note with what to do instead.
 #pragma once
 
-#include <string>
-
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/SourceLocation.h>
+
+#include <string>
 
 namespace adjoint::frontend {
 

@@ -11,8 +11,8 @@
 
 #include <cstdlib>
 
-#include "ad/frontend/AstToIr.h"
 #include "BuiltinHeaders.inc"
+#include "ad/frontend/AstToIr.h"
 
 #ifndef ADJOINT_CUDA_PATH
 #error "ADJOINT_CUDA_PATH must name the CUDA toolkit's root"
@@ -35,7 +35,12 @@ bool isCudaSource(const ParseRequest& request) {
 std::vector<std::string> cudaArguments() {
   const char* env = std::getenv("CUDA_PATH");
   std::string root = env && *env ? env : ADJOINT_CUDA_PATH;
-  return {"-x", "cuda", "--cuda-host-only", "--cuda-path=" + root, "-nocudalib", "--cuda-gpu-arch=sm_90",
+  return {"-x",
+          "cuda",
+          "--cuda-host-only",
+          "--cuda-path=" + root,
+          "-nocudalib",
+          "--cuda-gpu-arch=sm_90",
           "-Wno-unknown-cuda-version"};
 }
 
@@ -99,7 +104,8 @@ std::optional<ir::Module> parse(const ParseRequest& request) {
       {"-resource-dir", ADJOINT_CLANG_RESOURCE_DIR, "-idirafter", kBuiltinIncludeDir, "-include", kBuiltinRulesPath},
       clang::tooling::ArgumentInsertPosition::END));
   if (isCudaSource(request))
-    tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(cudaArguments(), clang::tooling::ArgumentInsertPosition::BEGIN));
+    tool.appendArgumentsAdjuster(
+        clang::tooling::getInsertArgumentAdjuster(cudaArguments(), clang::tooling::ArgumentInsertPosition::BEGIN));
   tool.setPrintErrorMessage(false);
   // Every diagnostic, the compiler driver's too ("no such file or directory: '-I...'"), goes
   // through one printer that counts errors: any error stops the tool with nothing written.

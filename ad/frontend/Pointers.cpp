@@ -76,12 +76,15 @@ std::optional<Converter::PointerValue> Converter::pointerValue(const Expr* e) {
       return table ? std::optional<PointerValue>(PointerValue{table, nullptr}) : std::nullopt;
     }
     if (!vd) return std::nullopt;
-    if (auto it = pointers_.find(vd); it != pointers_.end()) return PointerValue{it->second.base, ir::var(it->second.offset, kOffset)};
-    if (vd->getType()->isPointerType() || vd->getType()->isConstantArrayType()) return PointerValue{convertDeclRef(ref), nullptr};
+    if (auto it = pointers_.find(vd); it != pointers_.end())
+      return PointerValue{it->second.base, ir::var(it->second.offset, kOffset)};
+    if (vd->getType()->isPointerType() || vd->getType()->isConstantArrayType())
+      return PointerValue{convertDeclRef(ref), nullptr};
     return std::nullopt;
   }
   auto advance = [&](std::optional<PointerValue> p, ir::ExprPtr k, bool back) -> std::optional<PointerValue> {
-    if (p) p->offset = back ? (p->offset ? ir::sub(p->offset, k) : ir::neg(k)) : (p->offset ? ir::add(p->offset, k) : k);
+    if (p)
+      p->offset = back ? (p->offset ? ir::sub(p->offset, k) : ir::neg(k)) : (p->offset ? ir::add(p->offset, k) : k);
     return p;
   };
   if (const auto* b = dyn_cast<BinaryOperator>(e); b && (b->getOpcode() == BO_Add || b->getOpcode() == BO_Sub)) {
@@ -112,10 +115,14 @@ ir::ExprPtr Converter::constantTable(const VarDecl* vd) {
   if (!type) return nullptr;
   auto s = ir::decl(freshName(vd->getNameAsString()), *type, nullptr);
   for (unsigned k = 0; k < value->getArraySize(); ++k) {
-    const APValue& element = k < value->getArrayInitializedElts() ? value->getArrayInitializedElt(k) : value->getArrayFiller();
-    if (element.isFloat()) s->args.push_back(ir::number(element.getFloat().convertToDouble(), type->element()));
-    else if (element.isInt()) s->args.push_back(ir::number(static_cast<double>(element.getInt().getSExtValue()), type->element()));
-    else return nullptr;
+    const APValue& element =
+        k < value->getArrayInitializedElts() ? value->getArrayInitializedElt(k) : value->getArrayFiller();
+    if (element.isFloat())
+      s->args.push_back(ir::number(element.getFloat().convertToDouble(), type->element()));
+    else if (element.isInt())
+      s->args.push_back(ir::number(static_cast<double>(element.getInt().getSExtValue()), type->element()));
+    else
+      return nullptr;
   }
   s->comment = "the constant table " + vd->getNameAsString();
   tableDecls_.push_back(s);
@@ -136,13 +143,14 @@ void Converter::declarePointer(const VarDecl* vd, ir::StmtList& out) {
   std::string name = vd->getNameAsString();
   std::optional<PointerValue> p = vd->getInit() ? pointerValue(vd->getInit()) : std::nullopt;
   if (!p) {
-    fail(vd->getInit() ? vd->getInit()->getSourceRange() : vd->getSourceRange(), "pointer '" + name + "' must be initialized to point into a pointer parameter or a local array",
-         kPointerHint);
+    fail(vd->getInit() ? vd->getInit()->getSourceRange() : vd->getSourceRange(),
+         "pointer '" + name + "' must be initialized to point into a pointer parameter or a local array", kPointerHint);
     return;
   }
   std::string offset = freshName(name + "_offset");
   pointers_[vd] = {p->base, offset};
-  out.push_back(ir::at(ir::decl(offset, kOffset, p->offset ? p->offset : ir::number(0, kOffset)), loc(vd->getBeginLoc())));
+  out.push_back(
+      ir::at(ir::decl(offset, kOffset, p->offset ? p->offset : ir::number(0, kOffset)), loc(vd->getBeginLoc())));
 }
 
 // `row = A + k`, `row += k`, `++row`: the offset moves; the array pointed into must stay the same.
@@ -157,7 +165,8 @@ ir::StmtPtr Converter::assignPointer(const Expr* whole, const Expr* target, ir::
   if (!p || ir::rootName(*p->base) != ir::rootName(*alias.base)) {
     fail(whole->getSourceRange(),
          "pointer '" + vd->getNameAsString() + "' must keep pointing into '" + ir::rootName(*alias.base) + "'",
-         "move a pointer with =, += and -= within the array it was initialized to point into; use another pointer for another array");
+         "move a pointer with =, += and -= within the array it was initialized to point into; use another pointer for "
+         "another array");
     return nullptr;
   }
   return ir::at(ir::assign(offset, ir::Op::Assign, p->offset ? p->offset : ir::number(0, kOffset)), at);

@@ -25,9 +25,7 @@ ExprPtr makeOp(ExprKind kind, const Type& type, Op op, std::vector<ExprPtr> oper
 
 // The type of a binary arithmetic result: double wins over float wins over int.
 Type arithmeticType(const Type& a, const Type& b) {
-  auto rank = [](const Type& t) {
-    return t.scalar == Scalar::Double ? 3 : t.scalar == Scalar::Float ? 2 : 1;
-  };
+  auto rank = [](const Type& t) { return t.scalar == Scalar::Double ? 3 : t.scalar == Scalar::Float ? 2 : 1; };
   return (rank(a) >= rank(b) ? a : b).element();
 }
 
@@ -37,7 +35,8 @@ std::string spellNumber(double value, const Type& type) {
     std::snprintf(hex, sizeof hex, "0x%llxu", static_cast<unsigned long long>(value));
     return hex;
   }
-  if (type.scalar == Scalar::Int && type.isUnsigned) return std::to_string(static_cast<unsigned long long>(value)) + "u";
+  if (type.scalar == Scalar::Int && type.isUnsigned)
+    return std::to_string(static_cast<unsigned long long>(value)) + "u";
   if (type.scalar == Scalar::Int) return std::to_string(static_cast<long long>(value));
   // The shortest spelling that reads back as the same value: 0.9, not 0.90000000000000002.
   char buf[40];
@@ -80,9 +79,7 @@ ExprPtr integerLiteral(double value, const Type& type, std::string spelling) {
   return e;
 }
 
-ExprPtr boolean(bool value) {
-  return make(ExprKind::Bool, Type::of(Scalar::Bool), value ? "true" : "false", {});
-}
+ExprPtr boolean(bool value) { return make(ExprKind::Bool, Type::of(Scalar::Bool), value ? "true" : "false", {}); }
 
 ExprPtr var(const std::string& name, const Type& type) { return make(ExprKind::Var, type, name, {}); }
 
@@ -94,10 +91,12 @@ ExprPtr index(ExprPtr base, ExprPtr idx) {
 ExprPtr unary(Op op, ExprPtr e) {
   if (op == Op::Neg) return neg(std::move(e));
   if (op == Op::Not && isOp(*e, Op::Not)) return e->operands[0];
-  bool integral = e->kind == ExprKind::Binary && !e->operands[0]->type.isFloating() && !e->operands[1]->type.isFloating();
+  bool integral =
+      e->kind == ExprKind::Binary && !e->operands[0]->type.isFloating() && !e->operands[1]->type.isFloating();
   if (op == Op::Not && integral && isComparison(e->op)) {
     // !(a < b) is a >= b for integers; not for floats, where NaN makes both comparisons false.
-    static const Op negated[][2] = {{Op::Lt, Op::Ge}, {Op::Le, Op::Gt}, {Op::Gt, Op::Le}, {Op::Ge, Op::Lt}, {Op::Eq, Op::Ne}, {Op::Ne, Op::Eq}};
+    static const Op negated[][2] = {{Op::Lt, Op::Ge}, {Op::Le, Op::Gt}, {Op::Gt, Op::Le},
+                                    {Op::Ge, Op::Lt}, {Op::Eq, Op::Ne}, {Op::Ne, Op::Eq}};
     for (const auto& pair : negated)
       if (e->op == pair[0]) return binary(pair[1], e->operands[0], e->operands[1]);
   }
@@ -133,8 +132,8 @@ ExprPtr cast(const Type& type, ExprPtr e) {
 // (x + c1) + c2 and (x - c1) + c2 with integer literals c1, c2: one literal, as in `n - 2`.
 // (Not for floating types, where regrouping would change the rounding.)
 static ExprPtr foldOffsets(const ExprPtr& a, double c, const Type& t) {
-  bool offset = t.scalar == Scalar::Int && (isOp(*a, Op::Add) || isOp(*a, Op::Sub)) &&
-                a->operands[1]->kind == ExprKind::Number;
+  bool offset =
+      t.scalar == Scalar::Int && (isOp(*a, Op::Add) || isOp(*a, Op::Sub)) && a->operands[1]->kind == ExprKind::Number;
   if (!offset) return nullptr;
   double total = (a->op == Op::Add ? a->operands[1]->value : -a->operands[1]->value) + c;
   if (total == 0) return cast(t, a->operands[0]);
@@ -218,7 +217,9 @@ bool endsWith(const std::string& name, const std::string& suffix) {
   return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-bool isBarrier(const Expr& e) { return e.kind == ExprKind::Call && (e.text == "__syncthreads" || e.text == "__syncwarp"); }
+bool isBarrier(const Expr& e) {
+  return e.kind == ExprKind::Call && (e.text == "__syncthreads" || e.text == "__syncwarp");
+}
 
 bool isComparison(Op op) {
   return op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge || op == Op::Eq || op == Op::Ne;
@@ -227,8 +228,8 @@ bool isLogical(Op op) { return op == Op::And || op == Op::Or; }
 bool isOp(const Expr& e, Op op) { return (e.kind == ExprKind::Unary || e.kind == ExprKind::Binary) && e.op == op; }
 
 const char* spelling(Op op) {
-  static const char* const spellings[] = {"=", "+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||",
-                                          "<<", ">>", "&", "|", "^", "-", "!", "*", "&"};
+  static const char* const spellings[] = {"=",  "+",  "-",  "*",  "/", "%", "<", "<=", ">", ">=", "==", "!=",
+                                          "&&", "||", "<<", ">>", "&", "|", "^", "-",  "!", "*",  "&"};
   return spellings[static_cast<int>(op)];
 }
 
@@ -236,8 +237,7 @@ std::string assignmentSpelling(Op op) { return op == Op::Assign ? "=" : std::str
 
 const std::string& rootName(const Expr& lvalue) {
   const Expr* e = &lvalue;
-  while (e->kind == ExprKind::Index || e->kind == ExprKind::Member || isOp(*e, Op::Deref))
-    e = e->operands[0].get();
+  while (e->kind == ExprKind::Index || e->kind == ExprKind::Member || isOp(*e, Op::Deref)) e = e->operands[0].get();
   return e->text;
 }
 

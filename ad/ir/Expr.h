@@ -13,12 +13,29 @@ namespace adjoint::ir {
 
 // The operators of unary and binary expressions, and of assignments (Stmt::op).
 enum class Op : unsigned char {
-  Assign,                            // a plain assignment (statements only): x = e
-  Add, Sub, Mul, Div, Rem,           // + - * / %
-  Lt, Le, Gt, Ge, Eq, Ne,            // < <= > >= == !=
-  And, Or,                           // && ||
-  Shl, Shr, BitAnd, BitOr, BitXor,   // << >> & | ^ (integers)
-  Neg, Not, Deref, AddressOf,        // -e !e *p &x
+  Assign,  // a plain assignment (statements only): x = e
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,  // + - * / %
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Eq,
+  Ne,  // < <= > >= == !=
+  And,
+  Or,  // && ||
+  Shl,
+  Shr,
+  BitAnd,
+  BitOr,
+  BitXor,  // << >> & | ^ (integers)
+  Neg,
+  Not,
+  Deref,
+  AddressOf,  // -e !e *p &x
 };
 // How C++ spells the operator: "+", "<<", "-" for Neg, "&" for AddressOf ("=" for Assign).
 const char* spelling(Op op);

@@ -18,8 +18,10 @@ std::string functionName(const std::string& requested) {
   std::string name;
   for (char c : spelled) {
     bool word = std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-    if (word) name += c;
-    else if (!name.empty() && name.back() != '_') name += '_';
+    if (word)
+      name += c;
+    else if (!name.empty() && name.back() != '_')
+      name += '_';
   }
   while (!name.empty() && name.back() == '_' && spelled.back() != '_') name.pop_back();
   return name;

@@ -17,7 +17,7 @@ struct Param {
   std::string name;
   Type type;
   Role role = Role::Primal;
-  std::string of{};  // Adjoint, Tangent: the primal parameter it belongs to
+  std::string of{};                // Adjoint, Tangent: the primal parameter it belongs to
   bool nondifferentiable = false;  // marked by the user; never gets an adjoint
   bool unused = false;  // a derivative's parameter its body does not read: [[maybe_unused]] where it is defined
 };
@@ -36,13 +36,13 @@ struct Function {
   std::vector<Param> params;
   StmtList body;
   SourceLoc loc;
-  bool internal = false;  // emitted with internal linkage (helpers of the generated TU)
+  bool internal = false;           // emitted with internal linkage (helpers of the generated TU)
   bool nondifferentiable = false;  // marked by the user: calls to it are constants
-  bool kernel = false;  // a CUDA __global__ function
-  bool device = false;  // a CUDA __device__ function (also __host__ when `host`)
+  bool kernel = false;             // a CUDA __global__ function
+  bool device = false;             // a CUDA __device__ function (also __host__ when `host`)
   bool host = true;
-  std::string doc;        // printed above the definition
-  std::string primal;     // for a derivative: the function it differentiates
+  std::string doc;     // printed above the definition
+  std::string primal;  // for a derivative: the function it differentiates
   // How many addresses a kernel's adjoints are summed per block for (adjoint::BlockSums slots);
   // see transforms/ParallelAdjoints.cpp.
   unsigned blockSumSlots = 0;
@@ -67,9 +67,9 @@ struct Module {
   std::string sourcePath;
   std::vector<std::string> sourceLines;  // the forward source, for comments naming forward lines
   std::vector<Function> functions;
-  std::map<std::string, Rule> rules;       // by callee as the IR spells it: "std::sin", "my_erf"
+  std::map<std::string, Rule> rules;      // by callee as the IR spells it: "std::sin", "my_erf"
   std::vector<Function> externals;        // functions called through rules only: declared, not defined
-  std::vector<std::string> dependencies;   // the files the frontend read: the source and its headers
+  std::vector<std::string> dependencies;  // the files the frontend read: the source and its headers
 
   const Function* find(const std::string& name) const;
   const Rule* rule(const std::string& callee) const;

@@ -10,29 +10,42 @@ namespace {
 constexpr int kUnary = 12, kPrimary = 13;
 int precedence(const Expr& e) {
   switch (e.kind) {
-    case ExprKind::Select: return 1;
+    case ExprKind::Select:
+      return 1;
     case ExprKind::Binary:
       switch (e.op) {
-        case Op::Or: return 2;
-        case Op::And: return 3;
-        case Op::BitOr: return 4;
-        case Op::BitXor: return 5;
-        case Op::BitAnd: return 6;
+        case Op::Or:
+          return 2;
+        case Op::And:
+          return 3;
+        case Op::BitOr:
+          return 4;
+        case Op::BitXor:
+          return 5;
+        case Op::BitAnd:
+          return 6;
         case Op::Eq:
-        case Op::Ne: return 7;
+        case Op::Ne:
+          return 7;
         case Op::Lt:
         case Op::Le:
         case Op::Gt:
-        case Op::Ge: return 8;
+        case Op::Ge:
+          return 8;
         case Op::Shl:
-        case Op::Shr: return 9;
+        case Op::Shr:
+          return 9;
         case Op::Add:
-        case Op::Sub: return 10;
-        default: return 11;  // * / %
+        case Op::Sub:
+          return 10;
+        default:
+          return 11;  // * / %
       }
     case ExprKind::Unary:
-    case ExprKind::Cast: return kUnary;
-    default: return kPrimary;
+    case ExprKind::Cast:
+      return kUnary;
+    default:
+      return kPrimary;
   }
 }
 
@@ -48,9 +61,12 @@ std::string print(const Expr& e) {
     case ExprKind::Number:
       return e.value < 0 ? "(" + e.text + ")" : e.text;
     case ExprKind::Bool:
-    case ExprKind::Var: return e.text;
-    case ExprKind::Index: return wrap(*e.operands[0], kPrimary) + "[" + print(*e.operands[1]) + "]";
-    case ExprKind::Unary: return spelling(e.op) + wrap(*e.operands[0], kUnary);
+    case ExprKind::Var:
+      return e.text;
+    case ExprKind::Index:
+      return wrap(*e.operands[0], kPrimary) + "[" + print(*e.operands[1]) + "]";
+    case ExprKind::Unary:
+      return spelling(e.op) + wrap(*e.operands[0], kUnary);
     case ExprKind::Binary: {
       int p = precedence(e);
       // Compilers ask for parentheses around arithmetic inside bit operators and shifts.
@@ -66,8 +82,10 @@ std::string print(const Expr& e) {
     }
     case ExprKind::Select:
       return wrap(*e.operands[0], 2) + " ? " + wrap(*e.operands[1], 2) + " : " + wrap(*e.operands[2], 1);
-    case ExprKind::Cast: return "static_cast<" + e.type.scalarSpelling() + ">(" + print(*e.operands[0]) + ")";
-    case ExprKind::Member: return wrap(*e.operands[0], kPrimary) + (e.operands[0]->type.pointer ? "->" : ".") + e.text;
+    case ExprKind::Cast:
+      return "static_cast<" + e.type.scalarSpelling() + ">(" + print(*e.operands[0]) + ")";
+    case ExprKind::Member:
+      return wrap(*e.operands[0], kPrimary) + (e.operands[0]->type.pointer ? "->" : ".") + e.text;
   }
   return "?";
 }
@@ -135,10 +153,18 @@ class StmtPrinter {
       for (std::string l; std::getline(lines, l);) line(indent, "// " + l);
     }
     switch (s.kind) {
-      case StmtKind::Block: block(s.body, indent, ""); break;
-      case StmtKind::Decl: line(indent, declText(s) + ";"); break;
-      case StmtKind::Assign: line(indent, assignText(s) + ";"); break;
-      case StmtKind::Eval: line(indent, print(*s.expr) + ";"); break;
+      case StmtKind::Block:
+        block(s.body, indent, "");
+        break;
+      case StmtKind::Decl:
+        line(indent, declText(s) + ";");
+        break;
+      case StmtKind::Assign:
+        line(indent, assignText(s) + ";");
+        break;
+      case StmtKind::Eval:
+        line(indent, print(*s.expr) + ";");
+        break;
       case StmtKind::If:
         if (s.elseBody.empty()) {
           block(s.body, indent, "if (" + print(*s.expr) + ")");
@@ -153,11 +179,21 @@ class StmtPrinter {
               "for (" + (s.init ? inlineStmt(*s.init) : "") + "; " + (s.expr ? print(*s.expr) : "") + "; " +
                   (s.step ? inlineStmt(*s.step) : "") + ")");
         break;
-      case StmtKind::While: block(s.body, indent, "while (" + print(*s.expr) + ")"); break;
-      case StmtKind::DoWhile: block(s.body, indent, "do", "} while (" + print(*s.expr) + ");"); break;
-      case StmtKind::Break: line(indent, "break;"); break;
-      case StmtKind::Continue: line(indent, "continue;"); break;
-      case StmtKind::Return: line(indent, s.expr ? "return " + print(*s.expr) + ";" : "return;"); break;
+      case StmtKind::While:
+        block(s.body, indent, "while (" + print(*s.expr) + ")");
+        break;
+      case StmtKind::DoWhile:
+        block(s.body, indent, "do", "} while (" + print(*s.expr) + ");");
+        break;
+      case StmtKind::Break:
+        line(indent, "break;");
+        break;
+      case StmtKind::Continue:
+        line(indent, "continue;");
+        break;
+      case StmtKind::Return:
+        line(indent, s.expr ? "return " + print(*s.expr) + ";" : "return;");
+        break;
     }
   }
 };
@@ -175,7 +211,8 @@ std::string printSignature(const Function& f, bool definition) {
   std::string s = (f.internal ? "static " : "") + target + f.returnType.paramSpelling() + " " + f.name + "(";
   for (size_t i = 0; i < f.params.size(); ++i) {
     const Param& p = f.params[i];
-    s += (i ? ", " : "") + std::string(definition && p.unused ? "[[maybe_unused]] " : "") + p.type.paramSpelling() + " " + p.name;
+    s += (i ? ", " : "") + std::string(definition && p.unused ? "[[maybe_unused]] " : "") + p.type.paramSpelling() +
+         " " + p.name;
   }
   return s + ")";
 }

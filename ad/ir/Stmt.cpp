@@ -12,10 +12,14 @@ StmtPtr make(StmtKind kind) {
 
 const char* heading(Section s) {
   switch (s) {
-    case Section::Recorded: return "recorded by the forward sweep for the reverse sweep";
-    case Section::Forward: return "forward sweep";
-    case Section::Reverse: return "reverse sweep";
-    case Section::None: break;
+    case Section::Recorded:
+      return "recorded by the forward sweep for the reverse sweep";
+    case Section::Forward:
+      return "forward sweep";
+    case Section::Reverse:
+      return "reverse sweep";
+    case Section::None:
+      break;
   }
   return "";
 }

@@ -16,17 +16,17 @@ struct SourceLoc {
 };
 
 enum class StmtKind {
-  Block,     // body
-  Decl,      // type name [= init]  (init may be null; arrays: type.arraySize, inits in `args`)
-  Assign,    // lhs op= rhs (op Assign for a plain =)
-  Eval,      // expr;  (a call evaluated for its effects)
-  If,        // if (expr) body else elseBody
-  For,       // for (init; expr; step) body
-  While,     // while (expr) body
-  DoWhile,   // do body while (expr)
+  Block,    // body
+  Decl,     // type name [= init]  (init may be null; arrays: type.arraySize, inits in `args`)
+  Assign,   // lhs op= rhs (op Assign for a plain =)
+  Eval,     // expr;  (a call evaluated for its effects)
+  If,       // if (expr) body else elseBody
+  For,      // for (init; expr; step) body
+  While,    // while (expr) body
+  DoWhile,  // do body while (expr)
   Break,
   Continue,
-  Return,    // return expr (expr null for void)
+  Return,  // return expr (expr null for void)
 };
 
 // Where a part of a derivative begins: printed as a heading above the statement's comment.
@@ -43,12 +43,12 @@ struct Stmt {
   std::string comment;  // printed on the line above the statement
   Section section = Section::None;
 
-  std::string name;  // Decl
-  Type type;         // Decl
-  ExprPtr lhs;       // Assign
-  Op op = Op::Assign;  // Assign: Assign for =, Add for +=, ...
-  bool atomic = false;  // Assign: atomicAdd(&lhs, expr) (op +=) in a CUDA kernel
-  ExprPtr expr;      // Decl init, Assign rhs, Eval, If/loop condition, Return value
+  std::string name;           // Decl
+  Type type;                  // Decl
+  ExprPtr lhs;                // Assign
+  Op op = Op::Assign;         // Assign: Assign for =, Add for +=, ...
+  bool atomic = false;        // Assign: atomicAdd(&lhs, expr) (op +=) in a CUDA kernel
+  ExprPtr expr;               // Decl init, Assign rhs, Eval, If/loop condition, Return value
   std::vector<ExprPtr> args;  // Decl of an array: its initializer list
   StmtList body;
   StmtList elseBody;

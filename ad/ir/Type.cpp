@@ -4,13 +4,19 @@ namespace adjoint::ir {
 
 std::string Type::scalarSpelling() const {
   switch (scalar) {
-    case Scalar::Void: return "void";
-    case Scalar::Bool: return "bool";
-    case Scalar::Int: return spelled.empty() ? "int" : spelled;
-    case Scalar::Float: return "float";
-    case Scalar::Double: return "double";
+    case Scalar::Void:
+      return "void";
+    case Scalar::Bool:
+      return "bool";
+    case Scalar::Int:
+      return spelled.empty() ? "int" : spelled;
+    case Scalar::Float:
+      return "float";
+    case Scalar::Double:
+      return "double";
     case Scalar::Struct:
-    case Scalar::Opaque: return spelled;
+    case Scalar::Opaque:
+      return spelled;
   }
   return "?";
 }

@@ -30,25 +30,34 @@ ExprPtr instantiate(const ExprPtr& e, const std::map<std::string, ExprPtr>& args
       auto it = args.find(e->text);
       return it == args.end() ? e : it->second;
     }
-    case ExprKind::Number: return e->type.isFloating() ? number(e->value, floating) : e;
-    case ExprKind::Bool: return e;
-    default: break;
+    case ExprKind::Number:
+      return e->type.isFloating() ? number(e->value, floating) : e;
+    case ExprKind::Bool:
+      return e;
+    default:
+      break;
   }
   std::vector<ExprPtr> ops;
   for (const ExprPtr& op : e->operands) ops.push_back(instantiate(op, args, floating));
   switch (e->kind) {
-    case ExprKind::Index: return index(ops[0], ops[1]);
-    case ExprKind::Unary: return unary(e->op, ops[0]);
-    case ExprKind::Binary: return binary(e->op, ops[0], ops[1]);
-    case ExprKind::Select: return select(ops[0], ops[1], ops[2]);
-    case ExprKind::Cast: return e->type.isFloating() ? cast(floating, ops[0]) : cast(e->type, ops[0]);
+    case ExprKind::Index:
+      return index(ops[0], ops[1]);
+    case ExprKind::Unary:
+      return unary(e->op, ops[0]);
+    case ExprKind::Binary:
+      return binary(e->op, ops[0], ops[1]);
+    case ExprKind::Select:
+      return select(ops[0], ops[1], ops[2]);
+    case ExprKind::Cast:
+      return e->type.isFloating() ? cast(floating, ops[0]) : cast(e->type, ops[0]);
     case ExprKind::Call: {
       Type t = e->type.isFloating() ? floating : e->type;
       // pow(x, 1) is x: what the power rule gives for squares.
       if (e->text == "std::pow" && isOne(ops[1])) return ops[0];
       return call(e->text, ops, t);
     }
-    default: return e;
+    default:
+      return e;
   }
 }
 
@@ -62,7 +71,8 @@ ExprPtr callPartial(const Rule& rule, const Expr& c, size_t i) {
 }
 
 bool isWarpShuffle(const std::string& callee) {
-  return callee == "__shfl_sync" || callee == "__shfl_xor_sync" || callee == "__shfl_down_sync" || callee == "__shfl_up_sync";
+  return callee == "__shfl_sync" || callee == "__shfl_xor_sync" || callee == "__shfl_down_sync" ||
+         callee == "__shfl_up_sync";
 }
 
 ExprPtr shuffleAdjoint(const Expr& shuffle, const ExprPtr& adj) {

@@ -188,8 +188,10 @@ dim3 resident_grid(void (*kernel)(Params...), dim3 grid, dim3 block, size_t shme
   return dim3(grid.x < 2 ? grid.x : 2);
 #else
   int device = 0, processors = 0, per_processor = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_processor, kernel, int(block.x * block.y * block.z), shmem) != cudaSuccess)
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_processor, kernel, int(block.x * block.y * block.z), shmem) !=
+          cudaSuccess)
     return grid;
   unsigned resident = 2u * unsigned(processors) * unsigned(per_processor);
   return dim3(resident && resident < grid.x ? resident : grid.x);

@@ -40,8 +40,19 @@ struct dim3 {
 };
 using cudaStream_t = struct CUstream_st*;
 inline const cudaStream_t cudaStreamPerThread = reinterpret_cast<cudaStream_t>(0x2);
-enum cudaError_t { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2, cudaErrorInvalidConfiguration = 9 };
-enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
+enum cudaError_t {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInvalidConfiguration = 9
+};
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost,
+  cudaMemcpyHostToDevice,
+  cudaMemcpyDeviceToHost,
+  cudaMemcpyDeviceToDevice,
+  cudaMemcpyDefault
+};
 
 inline uint3 threadIdx, blockIdx;
 inline dim3 blockDim, gridDim;
@@ -80,9 +91,13 @@ inline cudaError_t cudaMalloc(void** p, size_t bytes) {
   return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 template <class T>
-cudaError_t cudaMalloc(T** p, size_t bytes) { return cudaMalloc(reinterpret_cast<void**>(p), bytes); }
+cudaError_t cudaMalloc(T** p, size_t bytes) {
+  return cudaMalloc(reinterpret_cast<void**>(p), bytes);
+}
 template <class T>
-cudaError_t cudaMallocAsync(T** p, size_t bytes, cudaStream_t) { return cudaMalloc(reinterpret_cast<void**>(p), bytes); }
+cudaError_t cudaMallocAsync(T** p, size_t bytes, cudaStream_t) {
+  return cudaMalloc(reinterpret_cast<void**>(p), bytes);
+}
 inline cudaError_t cudaFree(void* p) {
   std::free(p);
   return cudaSuccess;
@@ -99,7 +114,9 @@ inline cudaError_t cudaMemset(void* p, int value, size_t bytes) {
   std::memset(p, value, bytes);
   return cudaSuccess;
 }
-inline cudaError_t cudaMemsetAsync(void* p, int value, size_t bytes, cudaStream_t) { return cudaMemset(p, value, bytes); }
+inline cudaError_t cudaMemsetAsync(void* p, int value, size_t bytes, cudaStream_t) {
+  return cudaMemset(p, value, bytes);
+}
 
 // CUDA's fast-math intrinsics, computed exactly.
 inline float __expf(float x) { return std::exp(x); }
@@ -124,8 +141,11 @@ class BlockRun {
 
   // The stacks are allocated once per launch and not touched until a fiber uses them.
   BlockRun(dim3 block, std::function<void()> body)
-      : block_(block), body_(std::move(body)), fibers_(size_t{block.x} * block.y * block.z),
-        stacks_(new char[fibers_.size() * kStackBytes]), exchange_(fibers_.size()) {}
+      : block_(block),
+        body_(std::move(body)),
+        fibers_(size_t{block.x} * block.y * block.z),
+        stacks_(new char[fibers_.size() * kStackBytes]),
+        exchange_(fibers_.size()) {}
 
   static BlockRun*& current() {
     static BlockRun* run = nullptr;
@@ -183,7 +203,8 @@ class BlockRun {
   void resume(size_t t) {
     running_ = t;
     unsigned bx = block_.x, by = block_.y;
-    threadIdx = uint3{static_cast<unsigned>(t % bx), static_cast<unsigned>(t / bx % by), static_cast<unsigned>(t / (bx * by))};
+    threadIdx =
+        uint3{static_cast<unsigned>(t % bx), static_cast<unsigned>(t / bx % by), static_cast<unsigned>(t / (bx * by))};
     swapcontext(&scheduler_, &fibers_[t].context);
   }
 
@@ -222,8 +243,11 @@ class BlockRun {
       }
     }
     if (!released) {
-      std::fprintf(stderr, "adjoint CPU execution: block (%u, %u, %u) deadlocks: some threads wait at __syncthreads() or a warp "
-                           "shuffle that others of their block or warp never reach\n", blockIdx.x, blockIdx.y, blockIdx.z);
+      std::fprintf(
+          stderr,
+          "adjoint CPU execution: block (%u, %u, %u) deadlocks: some threads wait at __syncthreads() or a warp "
+          "shuffle that others of their block or warp never reach\n",
+          blockIdx.x, blockIdx.y, blockIdx.z);
       std::abort();
     }
     return true;
@@ -318,7 +342,8 @@ namespace adjoint {
 // not provided.
 template <class... Params, class... Args>
 cudaError_t launch(void (*kernel)(Params...), dim3 grid, dim3 block, size_t shmem, cudaStream_t, Args... args) {
-  if (shmem != 0 || block.x * block.y * block.z == 0 || block.x * block.y * block.z > 1024) return cudaErrorInvalidConfiguration;
+  if (shmem != 0 || block.x * block.y * block.z == 0 || block.x * block.y * block.z > 1024)
+    return cudaErrorInvalidConfiguration;
   gridDim = grid;
   blockDim = block;
   cpu::BlockRun threads(block, [&] { kernel(args...); });

@@ -41,7 +41,7 @@ struct VerifyOptions {
   // How many of its arrays the gradient is known to leave changed: those a called function of
   // the translation unit writes, which Adjoint cannot restore yet (see README). 0 everywhere else.
   int changedArrays = 0;
-  bool table = false;              // print each differentiated parameter's worst errors
+  bool table = false;  // print each differentiated parameter's worst errors
   // Code computing in float gets a larger step and float-sized tolerances.
   double floatStep = 4e-3;
   double floatFdTolerance = 2e-3;
@@ -64,12 +64,16 @@ struct Slot {
   std::vector<E> initial, value, bar, dot, direction, weight;
 
   A arg() {
-    if constexpr (pointer) return value.data();
-    else return value[0];
+    if constexpr (pointer)
+      return value.data();
+    else
+      return value[0];
   }
   auto dotArg() {
-    if constexpr (pointer) return static_cast<A>(dot.data());
-    else return dot[0];
+    if constexpr (pointer)
+      return static_cast<A>(dot.data());
+    else
+      return dot[0];
   }
   E* barArg() { return bar.data(); }
   void reset() { value = initial; }
@@ -135,7 +139,8 @@ template <class R, unsigned long long Wrt, size_t... I, class... A>
 class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
  public:
   Verifier(const std::string& name, const VerifyOptions& o) : name_(name), o_(o), rng_(o.seed) {
-    constexpr bool usesFloat = std::is_same_v<R, float> || (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<A>>, float> || ...);
+    constexpr bool usesFloat =
+        std::is_same_v<R, float> || (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<A>>, float> || ...);
     if (usesFloat) {
       o_.step = o.floatStep;
       o_.fdTolerance = o.floatFdTolerance;
@@ -160,14 +165,16 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
     std::vector<double> fd = finiteDirectional(f, o_.step);
     std::vector<double> tangent = forwardMode(jvp);
     if (worstError(tangent, fd) > o_.fdTolerance && !smooth(fd, finiteDirectional(f, o_.step / 8)))
-      std::printf("  %-8s %-40s skipped: the function is not smooth there\n", name_.c_str(), "jvp vs finite differences");
+      std::printf("  %-8s %-40s skipped: the function is not smooth there\n", name_.c_str(),
+                  "jvp vs finite differences");
     else
       failures += report("jvp vs finite differences", worstError(tangent, fd), o_.fdTolerance);
     double jv_w = weighted(tangent);
     double v_jtw = reverseMode(grad);
     // Relative to the size of the terms summed, so that cancellation between them is no failure.
     double terms = std::max(weighted(tangent, true), dotTerms_);
-    failures += report("dot product <Jv,w> vs <v,J^T w>", relativeError(jv_w, v_jtw, std::max(terms, 1e-300)), o_.dotTolerance);
+    failures +=
+        report("dot product <Jv,w> vs <v,J^T w>", relativeError(jv_w, v_jtw, std::max(terms, 1e-300)), o_.dotTolerance);
     // A gradient writes only adjoints: the arrays it is given come back as they went in.
     bool asKnown = changedArrays_ == o_.changedArrays;
     std::printf("  %-8s %-40s %d (known: %d)  %s\n", name_.c_str(), "arrays the gradient changed", changedArrays_,
@@ -181,7 +188,7 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
   std::string name_;
   VerifyOptions o_;
   double fdFloor_ = 1e-4;
-  double dotTerms_ = 0;  // sum of |v_i (J^T w)_i|
+  double dotTerms_ = 0;    // sum of |v_i (J^T w)_i|
   int changedArrays_ = 0;  // the user's arrays that the gradient left different from how it got them
   std::mt19937_64 rng_;
   std::tuple<SlotFor<A, ((Wrt >> I) & 1) != 0>...> slots_;
@@ -203,8 +210,10 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
       using S = std::decay_t<decltype(s)>;
       using E = typename S::E;
       size_t count = 1;
-      if constexpr (S::isStruct) count = S::count();
-      else if constexpr (S::pointer) count = o_.length;
+      if constexpr (S::isStruct)
+        count = S::count();
+      else if constexpr (S::pointer)
+        count = o_.length;
       s.initial.assign(count, E{});
       if constexpr (std::is_floating_point_v<E>) {
         for (auto& x : s.initial) x = static_cast<E>(uniform(lo, hi));
@@ -230,8 +239,10 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
   std::vector<double> outputs(Forward f) {
     each([](auto& s) { s.reset(); });
     std::vector<double> out;
-    if constexpr (std::is_floating_point_v<R>) out.push_back(std::apply([&](auto&... s) { return f(s.arg()...); }, slots_));
-    else std::apply([&](auto&... s) { f(s.arg()...); }, slots_);
+    if constexpr (std::is_floating_point_v<R>)
+      out.push_back(std::apply([&](auto&... s) { return f(s.arg()...); }, slots_));
+    else
+      std::apply([&](auto&... s) { f(s.arg()...); }, slots_);
     each([&](auto& s) {
       using S = std::decay_t<decltype(s)>;
       if constexpr (S::output) out.insert(out.end(), s.value.begin(), s.value.end());
@@ -299,8 +310,10 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
       if constexpr (S::floating) s.dot = s.direction;
     });
     std::vector<double> out;
-    if constexpr (std::is_floating_point_v<R>) out.push_back(callWithDots(jvp));
-    else callWithDots(jvp);
+    if constexpr (std::is_floating_point_v<R>)
+      out.push_back(callWithDots(jvp));
+    else
+      callWithDots(jvp);
     each([&](auto& s) {
       using S = std::decay_t<decltype(s)>;
       if constexpr (S::output) out.insert(out.end(), s.dot.begin(), s.dot.end());
@@ -315,8 +328,10 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
         [&](auto&... s) {
           return std::tuple_cat([&](auto& slot) {
             using S = std::decay_t<decltype(slot)>;
-            if constexpr (S::floating) return std::make_tuple(extra(slot));
-            else return std::tuple<>();
+            if constexpr (S::floating)
+              return std::make_tuple(extra(slot));
+            else
+              return std::tuple<>();
           }(s)...);
         },
         slots_);
@@ -408,7 +423,8 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
       ++slotIndex;
     });
     int bad = report("gradient vs finite differences", worst, o_.fdTolerance);
-    if (o_.table) std::printf("    %-16s %-14s %-14s\n%s", "parameter", "max abs error", "max rel error", table.c_str());
+    if (o_.table)
+      std::printf("    %-16s %-14s %-14s\n%s", "parameter", "max abs error", "max rel error", table.c_str());
     if (bad) std::printf("    worst at %s\n", where.c_str());
     if (notSmooth) std::printf("    %d component(s) skipped: the function is not smooth there\n", notSmooth);
     return bad;
@@ -424,7 +440,8 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
 
   int report(const char* what, double err, double tol) {
     bool ok = err <= tol;
-    std::printf("  %-8s %-40s max rel. error %.2e (tolerance %.0e)  %s\n", name_.c_str(), what, err, tol, ok ? "ok" : "FAILED");
+    std::printf("  %-8s %-40s max rel. error %.2e (tolerance %.0e)  %s\n", name_.c_str(), what, err, tol,
+                ok ? "ok" : "FAILED");
     return ok ? 0 : 1;
   }
 };

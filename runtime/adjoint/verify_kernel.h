@@ -47,7 +47,9 @@ class KernelCheck {
     return static_cast<T*>(p.device);
   }
   template <class T>
-  T* derivative(const T* array) { return static_cast<T*>(find(array).derivative); }
+  T* derivative(const T* array) {
+    return static_cast<T*>(find(array).derivative);
+  }
   // A scalar parameter passed by value; `value` is where the launch lambdas read it.
   template <class T>
   T& scalar(const char* name, T value, bool differentiated) {
@@ -66,16 +68,21 @@ class KernelCheck {
   }
   // A differentiated scalar's adjoint, in device memory (vjp), and its tangent (jvp).
   template <class T>
-  T* scalarBar(const T& value) { return static_cast<T*>(findScalar(&value).derivative); }
+  T* scalarBar(const T& value) {
+    return static_cast<T*>(findScalar(&value).derivative);
+  }
   template <class T>
-  T& scalarDot(const T& value) { return *static_cast<T*>(findScalar(&value).scalarDerivative); }
+  T& scalarDot(const T& value) {
+    return *static_cast<T*>(findScalar(&value).scalarDerivative);
+  }
 
   // Runs the checks; `tolerance`: the largest relative error accepted in each. Returns whether
   // all passed.
   // The checks with the tolerances of the kernel's precision: double's when a floating parameter
   // is a double, float's otherwise.
   bool run(const std::function<void()>& forward, const std::function<void()>& vjp, const std::function<void()>& jvp) {
-    return inDouble() ? run(forward, vjp, jvp, 1e-6, 1e-10, 1e-3, 1.1e-16) : run(forward, vjp, jvp, 2e-3, 1e-4, 1e-2, 6e-8);
+    return inDouble() ? run(forward, vjp, jvp, 1e-6, 1e-10, 1e-3, 1.1e-16)
+                      : run(forward, vjp, jvp, 2e-3, 1e-4, 1e-2, 6e-8);
   }
 
   // `roundoff`: the unit roundoff of the kernel's arithmetic; the differences' own rounding error
@@ -107,8 +114,8 @@ class KernelCheck {
     double a = inner(w, dots, &magnitude), b = inner(v, bars, &magnitude);
     double error = magnitude > 0 ? std::fabs(a - b) / magnitude : 0;
     bool pass = error <= dotTolerance;
-    std::printf("dot-product test: <w, J v> = %.9e, <v, J^T w> = %.9e, error %.2e relative to the terms%s\n", a, b, error,
-                pass ? "" : "  FAILED");
+    std::printf("dot-product test: <w, J v> = %.9e, <v, J^T w> = %.9e, error %.2e relative to the terms%s\n", a, b,
+                error, pass ? "" : "  FAILED");
     for (const std::string& name : changedBuffers_)
       std::printf("the vjp changed '%s', a buffer it must leave as it received it  FAILED\n", name.c_str());
     return ok && pass && changedBuffers_.empty();
@@ -170,7 +177,8 @@ class KernelCheck {
     setInputs(none, 0);
     double f = medianMs(forward, reps);
     for (size_t k = 0; k < params_.size(); ++k)
-      if (params_[k].differentiated) put(params_[k], params_[k].derivative, params_[k].bytes ? w[k] : std::vector<double>{0}, true);
+      if (params_[k].differentiated)
+        put(params_[k], params_[k].derivative, params_[k].bytes ? w[k] : std::vector<double>{0}, true);
     double r = medianMs(vjp, reps);
     std::printf("time: forward %.4f ms, vjp %.4f ms, vjp / forward %.2f\n", f, r, r / f);
   }
@@ -217,8 +225,8 @@ class KernelCheck {
   std::vector<std::shared_ptr<void>> scalars_;
   std::set<std::string> changedBuffers_;  // arrays a vjp left different from what it received
 
-  Param& add(const char* name, size_t length, size_t bytes, size_t elementBytes, bool differentiated, bool floating, double lo,
-             double hi) {
+  Param& add(const char* name, size_t length, size_t bytes, size_t elementBytes, bool differentiated, bool floating,
+             double lo, double hi) {
     Param p;
     p.name = name;
     p.length = length;
@@ -319,7 +327,8 @@ class KernelCheck {
 
   // Whether the kernel computes in double: a floating parameter is a double.
   bool inDouble() const {
-    return std::any_of(params_.begin(), params_.end(), [](const Param& p) { return p.floating && p.elementBytes == 8; });
+    return std::any_of(params_.begin(), params_.end(),
+                       [](const Param& p) { return p.floating && p.elementBytes == 8; });
   }
 
   // J^T w at inputs and seeds drawn from `seed` alone, every value rounded to float.
@@ -339,17 +348,20 @@ class KernelCheck {
   }
 
   // J^T w: adjoints seeded with w (arrays) and 0 (scalars), read back after the vjp.
-  std::vector<std::vector<double>> reverse(const std::function<void()>& vjp, const std::vector<std::vector<double>>& w) {
+  std::vector<std::vector<double>> reverse(const std::function<void()>& vjp,
+                                           const std::vector<std::vector<double>>& w) {
     std::vector<std::vector<double>> none(params_.size());
     setInputs(none, 0);
     for (size_t k = 0; k < params_.size(); ++k)
-      if (params_[k].differentiated) put(params_[k], params_[k].derivative, params_[k].bytes ? w[k] : std::vector<double>{0}, true);
+      if (params_[k].differentiated)
+        put(params_[k], params_[k].derivative, params_[k].bytes ? w[k] : std::vector<double>{0}, true);
     std::vector<std::vector<double>> received;
     for (const Param& p : params_) received.push_back(p.bytes ? get(p, p.device) : std::vector<double>{});
     vjp();
     cudaDeviceSynchronize();
     for (size_t k = 0; k < params_.size(); ++k)
-      if (params_[k].bytes && get(params_[k], params_[k].device) != received[k]) changedBuffers_.insert(params_[k].name);
+      if (params_[k].bytes && get(params_[k], params_[k].device) != received[k])
+        changedBuffers_.insert(params_[k].name);
     std::vector<std::vector<double>> bars(params_.size());
     for (size_t k = 0; k < params_.size(); ++k)
       if (params_[k].differentiated) bars[k] = get(params_[k], params_[k].derivative);
@@ -357,7 +369,8 @@ class KernelCheck {
   }
 
   // J v: tangents set to v, read back after the jvp.
-  std::vector<std::vector<double>> tangent(const std::function<void()>& jvp, const std::vector<std::vector<double>>& v) {
+  std::vector<std::vector<double>> tangent(const std::function<void()>& jvp,
+                                           const std::vector<std::vector<double>>& v) {
     std::vector<std::vector<double>> none(params_.size());
     setInputs(none, 0);
     for (size_t k = 0; k < params_.size(); ++k)

@@ -12,7 +12,8 @@
 namespace {
 
 void differentiateAll(const std::string& text) {
-  const std::string path = text.find("__global__") != std::string::npos ? "/adjoint-fuzz/input.cu" : "/adjoint-fuzz/input.cpp";
+  const std::string path =
+      text.find("__global__") != std::string::npos ? "/adjoint-fuzz/input.cu" : "/adjoint-fuzz/input.cpp";
   auto module = adjoint::frontend::parse({path, text, {"-std=c++17"}, "", {}});
   if (!module) return;
   size_t tried = 0;

@@ -35,9 +35,12 @@ class Generator {
         << "#pragma GCC diagnostic ignored \"-Wunused-but-set-parameter\"\n\n"
         << "constexpr double kTable[4] = {0.5, -1.25, 2.0, 0.75};\n\n";
     for (int k = 0; k < count; ++k) {
-      if (pick(4) == 0 || helpers_.empty()) out << helper(k);
-      else if (pick(5) == 0) out << arrayFunction(k);
-      else out << scalarFunction(k);
+      if (pick(4) == 0 || helpers_.empty())
+        out << helper(k);
+      else if (pick(5) == 0)
+        out << arrayFunction(k);
+      else
+        out << scalarFunction(k);
     }
     return out.str();
   }
@@ -61,9 +64,9 @@ class Generator {
   struct Scope {
     std::vector<std::string> scalars;
     std::vector<std::string> counters;
-    bool hasArray = false;   // x, of length >= n
-    bool hasLocal = false;   // w[8]
-    bool hasTable = false;   // kTable[4], a constant table at namespace scope
+    bool hasArray = false;    // x, of length >= n
+    bool hasLocal = false;    // w[8]
+    bool hasTable = false;    // kTable[4], a constant table at namespace scope
     std::string pointer;      // a pointer local into x, or ""
     std::string pointerSize;  // how many elements it reaches ("" for one: *pointer)
     int loops = 0;
@@ -77,15 +80,20 @@ class Generator {
     return values[pick(7)];
   }
   template <class T>
-  const T& any(const std::vector<T>& v) { return v[static_cast<size_t>(pick(static_cast<int>(v.size())))]; }
+  const T& any(const std::vector<T>& v) {
+    return v[static_cast<size_t>(pick(static_cast<int>(v.size())))];
+  }
 
   std::string index(const Scope& s, const std::string& size) {
     if (s.counters.empty() || chance(20)) return std::to_string(pick(4)) + " % " + size;
     const std::string& i = any(s.counters);
     switch (pick(3)) {
-      case 0: return i;
-      case 1: return "(" + i + " * " + std::to_string(1 + pick(4)) + " + " + std::to_string(pick(5)) + ") % " + size;
-      default: return "(" + i + " + " + std::to_string(1 + pick(3)) + ") % " + size;
+      case 0:
+        return i;
+      case 1:
+        return "(" + i + " * " + std::to_string(1 + pick(4)) + " + " + std::to_string(pick(5)) + ") % " + size;
+      default:
+        return "(" + i + " + " + std::to_string(1 + pick(3)) + ") % " + size;
     }
   }
 
@@ -96,9 +104,11 @@ class Generator {
     if (choice < 7 && s.hasArray) return "*(x + " + index(s, "n") + ")";
     if (choice < 8 && !s.pointer.empty())
       return s.pointerSize.empty() ? "*" + s.pointer : s.pointer + "[" + index(s, s.pointerSize) + "]";
-    if (choice < 8 && s.hasArray) return "static_cast<double>(static_cast<unsigned long long>(n) * 6364136223846793005ULL % 5u)";
+    if (choice < 8 && s.hasArray)
+      return "static_cast<double>(static_cast<unsigned long long>(n) * 6364136223846793005ULL % 5u)";
     if (choice < 8 && s.hasLocal) return "w[" + index(s, "8") + "]";
-    if (choice < 9 && s.hasTable && chance(50)) return "kTable[(" + index(s, "4") + ") % 4]";  // a bare counter may pass 3
+    if (choice < 9 && s.hasTable && chance(50))
+      return "kTable[(" + index(s, "4") + ") % 4]";  // a bare counter may pass 3
     return number();
   }
 
@@ -107,18 +117,33 @@ class Generator {
     if (depth <= 0 || chance(25)) return leaf(s);
     std::string a = expr(s, depth - 1), b = expr(s, depth - 1);
     switch (pick(16)) {
-      case 0: case 1: return "(" + a + " + " + b + ")";
-      case 2: case 3: return "(" + a + " - " + b + ")";
-      case 4: case 5: return "(" + a + " * " + b + ")";
-      case 6: return "(" + a + " / (1.5 + " + b + " * " + b + "))";
-      case 7: return "std::sin(" + a + ")";
-      case 8: return "std::cos(" + a + ")";
-      case 9: return "std::tanh(" + a + ")";
-      case 10: return "std::exp(-(" + a + ") * (" + a + "))";
-      case 11: return "std::log(1.5 + " + a + " * " + a + ")";
-      case 12: return "std::sqrt(1.0 + " + a + " * " + a + ")";
-      case 13: return "std::atan(" + a + ")";
-      case 14: return "std::pow(1.25 + " + a + " * " + a + ", 0.75)";
+      case 0:
+      case 1:
+        return "(" + a + " + " + b + ")";
+      case 2:
+      case 3:
+        return "(" + a + " - " + b + ")";
+      case 4:
+      case 5:
+        return "(" + a + " * " + b + ")";
+      case 6:
+        return "(" + a + " / (1.5 + " + b + " * " + b + "))";
+      case 7:
+        return "std::sin(" + a + ")";
+      case 8:
+        return "std::cos(" + a + ")";
+      case 9:
+        return "std::tanh(" + a + ")";
+      case 10:
+        return "std::exp(-(" + a + ") * (" + a + "))";
+      case 11:
+        return "std::log(1.5 + " + a + " * " + a + ")";
+      case 12:
+        return "std::sqrt(1.0 + " + a + " * " + a + ")";
+      case 13:
+        return "std::atan(" + a + ")";
+      case 14:
+        return "std::pow(1.25 + " + a + " * " + a + ", 0.75)";
       default:
         if (helpers_.empty()) return "-(" + a + ")";
         // A call only its guard lets run (the guard is not needed for safety here, but the
@@ -146,10 +171,14 @@ class Generator {
   std::string bounded(const Scope& s, int depth) {
     std::string e = expr(s, depth);
     switch (pick(4)) {
-      case 0: return "std::tanh(" + e + ")";
-      case 1: return "std::sin(" + e + ")";
-      case 2: return "std::atan(" + e + ")";
-      default: return "(" + e + ") / (1.5 + (" + e + ") * (" + e + "))";
+      case 0:
+        return "std::tanh(" + e + ")";
+      case 1:
+        return "std::sin(" + e + ")";
+      case 2:
+        return "std::atan(" + e + ")";
+      default:
+        return "(" + e + ") / (1.5 + (" + e + ") * (" + e + "))";
     }
   }
 
@@ -158,27 +187,34 @@ class Generator {
     int choice = pick(depth > 0 ? 14 : 7);
     std::string v = s.scalars.empty() ? "" : any(s.scalars);
     switch (choice) {
-      case 0: case 1: {
+      case 0:
+      case 1: {
         std::string name = "v" + std::to_string(s.scalars.size());
         std::string line = in + "double " + name + " = " + expr(s, 3) + ";\n";
         s.scalars.push_back(name);
         return line;
       }
-      case 2: return in + v + " = " + bounded(s, 3) + ";\n";
-      case 3: return in + v + " += " + bounded(s, 3) + ";\n";
-      case 4: return in + v + " *= " + factor(s) + ";\n";
+      case 2:
+        return in + v + " = " + bounded(s, 3) + ";\n";
+      case 3:
+        return in + v + " += " + bounded(s, 3) + ";\n";
+      case 4:
+        return in + v + " *= " + factor(s) + ";\n";
       case 5:
         if (s.hasLocal) return in + "w[" + index(s, "8") + "] = " + bounded(s, 2) + ";\n";
         return in + v + " -= " + bounded(s, 2) + ";\n";
       case 6:
         if (s.hasLocal) return in + "w[" + index(s, "8") + "] += " + bounded(s, 2) + ";\n";
         return in + v + " += " + bounded(s, 2) + ";\n";
-      case 7: case 8: {
-        std::string out = in + "if (" + condition(s) + ") {\n" + block(s, level + 1, depth - 1, inLoop, canReturn) + in + "}";
+      case 7:
+      case 8: {
+        std::string out =
+            in + "if (" + condition(s) + ") {\n" + block(s, level + 1, depth - 1, inLoop, canReturn) + in + "}";
         if (chance(60)) out += " else {\n" + block(s, level + 1, depth - 1, inLoop, canReturn) + in + "}";
         return out + "\n";
       }
-      case 9: case 10: {
+      case 9:
+      case 10: {
         if (s.loops >= 2) return in + v + " += " + bounded(s, 2) + ";\n";
         std::string i = "i" + std::to_string(level);
         Scope inner = s;
@@ -204,8 +240,8 @@ class Generator {
         if (s.hasArray && s.loops < 2) {
           // A pointer walk over x.
           std::string p = "p" + std::to_string(nextCounter_++);
-          return in + "for (const double* " + p + " = x; " + p + " != x + n; ++" + p + ") " + v + " += 0.125 * std::sin(*" + p +
-                 " * " + leaf(s) + ");\n";
+          return in + "for (const double* " + p + " = x; " + p + " != x + n; ++" + p + ") " + v +
+                 " += 0.125 * std::sin(*" + p + " * " + leaf(s) + ");\n";
         }
         return in + v + " *= " + factor(s) + ";\n";
       default:
@@ -238,12 +274,12 @@ class Generator {
     switch (pick(4)) {
       case 0:
         helpers_.push_back("lib::" + name);
-        return "namespace lib {\ndouble " + name + "(double u, double " + s.scalars[1] + ") {\n" + body + "}  // namespace lib\n// VERIFY: lib::" +
-               name + "\n\n";
+        return "namespace lib {\ndouble " + name + "(double u, double " + s.scalars[1] + ") {\n" + body +
+               "}  // namespace lib\n// VERIFY: lib::" + name + "\n\n";
       case 1:
         helpers_.push_back(name);
-        return "template <class T>\nT " + name + "(T u, T " + s.scalars[1] + ") {\n" + body + "template double " + name + "<double>(double, double);\n" +
-               "// VERIFY: " + name + "<double>\n\n";
+        return "template <class T>\nT " + name + "(T u, T " + s.scalars[1] + ") {\n" + body + "template double " +
+               name + "<double>(double, double);\n" + "// VERIFY: " + name + "<double>\n\n";
       default:
         helpers_.push_back(name);
         return "double " + name + "(double u, double " + s.scalars[1] + ") {\n" + body + "// VERIFY: " + name + "\n\n";
@@ -255,8 +291,8 @@ class Generator {
     Scope s;
     s.scalars = {"u", "v"};
     std::string name = "h" + std::to_string(k);
-    std::string out = "__device__ double " + name + "(double u, double v) {\n" + block(s, 1, 0, false, false) + "  return " +
-                      bounded(s, 3) + ";\n}\n\n";
+    std::string out = "__device__ double " + name + "(double u, double v) {\n" + block(s, 1, 0, false, false) +
+                      "  return " + bounded(s, 3) + ";\n}\n\n";
     helpers_.push_back(name);
     return out;
   }
@@ -311,8 +347,8 @@ class Generator {
       s.pointerSize = "(n - 1)";
     }
     out += block(s, 1, 3, false, true);
-    out += "  return " + expr(s, 3) + (s.hasLocal ? " + 0.125 * w[" + std::to_string(pick(8)) + "]" : "") + ";\n}\n// VERIFY: " +
-           name + "\n\n";
+    out += "  return " + expr(s, 3) + (s.hasLocal ? " + 0.125 * w[" + std::to_string(pick(8)) + "]" : "") +
+           ";\n}\n// VERIFY: " + name + "\n\n";
     return out;
   }
 
@@ -328,9 +364,12 @@ class Generator {
     inner.counters = {"i"};
     inner.loops = 1;
     out += block(inner, 2, 2, true, false);
-    if (chance(50)) out += "    double* yi = y + i;\n    *yi = " + bounded(inner, 3) + ";\n  }\n";
-    else out += "    y[i] = " + bounded(inner, 3) + ";\n  }\n";
-    out += "  for (int j = 1; j < n; ++j) y[j] += " + std::string("0.5 * std::sin(y[j - 1])") + ";\n}\n// VERIFY: " + name + "\n\n";
+    if (chance(50))
+      out += "    double* yi = y + i;\n    *yi = " + bounded(inner, 3) + ";\n  }\n";
+    else
+      out += "    y[i] = " + bounded(inner, 3) + ";\n  }\n";
+    out += "  for (int j = 1; j < n; ++j) y[j] += " + std::string("0.5 * std::sin(y[j - 1])") +
+           ";\n}\n// VERIFY: " + name + "\n\n";
     return out;
   }
 };

@@ -32,7 +32,9 @@ ExprPtr builtin(const char* name) { return var(name, kUnsigned); }
 
 // int i = blockIdx.x * blockDim.x + threadIdx.x;
 StmtPtr globalIndex(const char* name) {
-  return decl(name, kInt, cast(kInt, binary(Op::Add, binary(Op::Mul, builtin("blockIdx.x"), builtin("blockDim.x")), builtin("threadIdx.x"))));
+  return decl(name, kInt,
+              cast(kInt, binary(Op::Add, binary(Op::Mul, builtin("blockIdx.x"), builtin("blockDim.x")),
+                                builtin("threadIdx.x"))));
 }
 
 Function kernel(StmtList body) {
@@ -42,7 +44,8 @@ Function kernel(StmtList body) {
   f.device = false;
   f.host = false;
   f.returnType = Type::of(Scalar::Void);
-  f.params = {{"x", kFloats}, {"n", kInt}, {"x_bar", kFloats, Role::Adjoint, "x"}, {"a_bar", kFloats, Role::Adjoint, "a"}};
+  f.params = {
+      {"x", kFloats}, {"n", kInt}, {"x_bar", kFloats, Role::Adjoint, "x"}, {"a_bar", kFloats, Role::Adjoint, "a"}};
   f.body = std::move(body);
   return f;
 }
@@ -51,7 +54,8 @@ Function kernel(StmtList body) {
 
 TEST_CASE("the global thread index and its shifts are injective over the grid; threadIdx.x only over a block") {
   ExprPtr i = var("i", kInt), n = var("n", kInt);
-  Function f = kernel({globalIndex("i"), decl("j", kInt, binary(Op::Add, i, n)), decl("t", kInt, cast(kInt, builtin("threadIdx.x")))});
+  Function f = kernel(
+      {globalIndex("i"), decl("j", kInt, binary(Op::Add, i, n)), decl("t", kInt, cast(kInt, builtin("threadIdx.x")))});
   analysis::ThreadIndexing threads(f);
   CHECK(threads.spread(i) == Spread::GridInjective);
   CHECK(threads.spread(var("j", kInt)) == Spread::GridInjective);
@@ -71,10 +75,10 @@ TEST_CASE("reading threadIdx.y gives up injectivity: the launch may not be one-d
 
 TEST_CASE("adjoints are added plainly, summed per block, or atomically, and the choice is commented") {
   ExprPtr i = var("i", kInt), xbar = var("x_bar", kFloats), abar = var("a_bar", kFloats), v = var("v", kFloat);
-  Function f = kernel({globalIndex("i"), decl("v", kFloat, number(1, kFloat)),
-                       assign(index(xbar, i), Op::Add, v),                                   // injective
-                       assign(index(abar, number(0, kInt)), Op::Add, v),                     // uniform
-                       assign(index(xbar, binary(Op::Add, i, number(1, kInt))), Op::Add, v)});  // x_bar used at two indices
+  Function f =
+      kernel({globalIndex("i"), decl("v", kFloat, number(1, kFloat)), assign(index(xbar, i), Op::Add, v),  // injective
+              assign(index(abar, number(0, kInt)), Op::Add, v),                                            // uniform
+              assign(index(xbar, binary(Op::Add, i, number(1, kInt))), Op::Add, v)});  // x_bar used at two indices
   transforms::parallelizeAdjoints(f, false);
   std::string text = print(f.body);
   CHECK(text.find("a_bar_sum += v;") != std::string::npos);
@@ -98,7 +102,8 @@ TEST_CASE("adjoints are added plainly, summed per block, or atomically, and the 
 
 TEST_CASE("one index per adjoint array, injective: a plain +=") {
   ExprPtr i = var("i", kInt), xbar = var("x_bar", kFloats);
-  Function f = kernel({globalIndex("i"), assign(index(xbar, i), Op::Add, number(2, kFloat)), assign(index(xbar, i), Op::Mul, number(3, kFloat))});
+  Function f = kernel({globalIndex("i"), assign(index(xbar, i), Op::Add, number(2, kFloat)),
+                       assign(index(xbar, i), Op::Mul, number(3, kFloat))});
   transforms::parallelizeAdjoints(f, false);
   CHECK(print(f.body).find("// x[i]: index injective over threads: plain +=\nx_bar[i] += 2.0f;") != std::string::npos);
   CHECK(f.needsOneDimensionalLaunch);
@@ -114,8 +119,8 @@ TEST_CASE("--deterministic rejects an adjoint that needs a floating-point atomic
 TEST_CASE("a halving loop becomes a counted loop that recomputes its counter") {
   Function f = kernel({});
   ExprPtr s = var("s", kInt);
-  f.body = {forStmt(decl("s", kInt, number(16, kInt)), binary(Op::Gt, s, number(0, kInt)), assign(s, Op::Shr, number(1, kInt)),
-                    {eval(call("__syncthreads", {}, Type::of(Scalar::Void)))})};
+  f.body = {forStmt(decl("s", kInt, number(16, kInt)), binary(Op::Gt, s, number(0, kInt)),
+                    assign(s, Op::Shr, number(1, kInt)), {eval(call("__syncthreads", {}, Type::of(Scalar::Void)))})};
   transforms::countHalvingLoops(f);
   CHECK(print(f.body) ==
         "for (int s_halving = 0; s_halving < adjoint::halvings(16); ++s_halving) {\n"
@@ -137,8 +142,10 @@ TEST_CASE("a seed's zeroing store waits until the end of its block, unless somet
 
   Function readAgain = kernel({globalIndex("i"), zero(), decl("v", kFloat, index(abar, i)), add()});
   Function barrier = kernel({globalIndex("i"), zero(), eval(call("__syncthreads", {}, Type::of(Scalar::Void))), add()});
-  Function indexChanges = kernel({globalIndex("i"), decl("v", kFloat, number(1, kFloat)), zero(), assign(i, Op::Add, number(1, kInt))});
-  Function leaves = kernel({globalIndex("i"), zero(), ifStmt(binary(Op::Gt, i, var("n", kInt)), {ret(nullptr)}), add()});
+  Function indexChanges =
+      kernel({globalIndex("i"), decl("v", kFloat, number(1, kFloat)), zero(), assign(i, Op::Add, number(1, kInt))});
+  Function leaves =
+      kernel({globalIndex("i"), zero(), ifStmt(binary(Op::Gt, i, var("n", kInt)), {ret(nullptr)}), add()});
   for (Function* f : {&readAgain, &barrier, &indexChanges, &leaves}) {
     std::string before = print(f->body);
     transforms::sinkSeedZeroing(*f);

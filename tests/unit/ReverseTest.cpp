@@ -39,10 +39,11 @@ Module logSumExp() {
   f.name = "lse";
   f.returnType = kDouble;
   f.params = {{"x", kDouble.pointerTo(true)}, {"n", kInt}};
-  f.body = {decl("acc", kDouble, number(0, kDouble)),
-            forStmt(decl("i", kInt, number(0, kInt)), binary(Op::Lt, i, var("n", kInt)), assign(i, Op::Add, number(1, kInt)),
-                    {assign(acc, Op::Add, call("std::exp", {index(x, i)}, kDouble))}),
-            ret(call("std::log", {acc}, kDouble))};
+  f.body = {
+      decl("acc", kDouble, number(0, kDouble)),
+      forStmt(decl("i", kInt, number(0, kInt)), binary(Op::Lt, i, var("n", kInt)), assign(i, Op::Add, number(1, kInt)),
+              {assign(acc, Op::Add, call("std::exp", {index(x, i)}, kDouble))}),
+      ret(call("std::log", {acc}, kDouble))};
   Module m;
   m.functions.push_back(f);
   addRules(m);
@@ -57,8 +58,8 @@ Module iteratedSine() {
   f.returnType = kDouble;
   f.params = {{"x", kDouble}, {"n", kInt}};
   f.body = {decl("v", kDouble, var("x", kDouble)),
-            forStmt(decl("i", kInt, number(0, kInt)), binary(Op::Lt, i, var("n", kInt)), assign(i, Op::Add, number(1, kInt)),
-                    {assign(v, Op::Assign, call("std::sin", {v}, kDouble))}),
+            forStmt(decl("i", kInt, number(0, kInt)), binary(Op::Lt, i, var("n", kInt)),
+                    assign(i, Op::Add, number(1, kInt)), {assign(v, Op::Assign, call("std::sin", {v}, kDouble))}),
             ret(v)};
   Module m;
   m.functions.push_back(f);

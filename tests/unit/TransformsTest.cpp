@@ -2,8 +2,8 @@
 
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Printer.h"
-#include "transforms/BranchProbes.h"
 #include "transforms/BlocksInTurn.h"
+#include "transforms/BranchProbes.h"
 #include "transforms/CommonCalls.h"
 #include "transforms/DeadCode.h"
 #include "transforms/ExtractCalls.h"
@@ -34,8 +34,10 @@ TEST_CASE("an early return moves the rest of the function into the else branch")
 TEST_CASE("a for loop with continue becomes a while loop that steps on every path") {
   Function f;
   ExprPtr i = var("i", kInt), s = var("s", kDouble);
-  f.body = {forStmt(decl("i", kInt, number(0, kInt)), binary(Op::Lt, i, number(4, kInt)), assign(i, Op::Add, number(1, kInt)),
-                    {ifStmt(binary(Op::Eq, i, number(2, kInt)), {jump(StmtKind::Continue)}), assign(s, Op::Add, number(1, kDouble))})};
+  f.body = {forStmt(decl("i", kInt, number(0, kInt)), binary(Op::Lt, i, number(4, kInt)),
+                    assign(i, Op::Add, number(1, kInt)),
+                    {ifStmt(binary(Op::Eq, i, number(2, kInt)), {jump(StmtKind::Continue)}),
+                     assign(s, Op::Add, number(1, kDouble))})};
   transforms::structureJumps(f);
   transforms::flattenBlocks(f);
   CHECK(print(f.body) ==
@@ -49,13 +51,15 @@ TEST_CASE("a return inside a loop becomes a flag, a break, and a return after th
   f.body = {whileStmt(binary(Op::Lt, i, number(4, kInt)), {ret(number(7, kDouble))}), ret(number(0, kDouble))};
   transforms::structureJumps(f);
   CHECK(print(f.body) ==
-        "bool returned = false;\ndouble result = 0.0;\nwhile (i < 4) {\n  result = 7.0;\n  returned = true;\n  break;\n}\n"
+        "bool returned = false;\ndouble result = 0.0;\nwhile (i < 4) {\n  result = 7.0;\n  returned = true;\n  "
+        "break;\n}\n"
         "if (returned) {\n  return result;\n} else {\n  return 0.0;\n}\n");
 }
 
 TEST_CASE("shadowed locals get their own names") {
   Function f;
-  f.body = {decl("t", kDouble, number(1, kDouble)), block({decl("t", kDouble, number(2, kDouble)), assign(var("t", kDouble), Op::Add, number(1, kDouble))})};
+  f.body = {decl("t", kDouble, number(1, kDouble)),
+            block({decl("t", kDouble, number(2, kDouble)), assign(var("t", kDouble), Op::Add, number(1, kDouble))})};
   transforms::uniqueLocalNames(f);
   CHECK(print(f.body) == "double t = 1.0;\n{\n  double t_2 = 2.0;\n  t_2 += 1.0;\n}\n");
 }
@@ -78,13 +82,15 @@ TEST_CASE("calls under ?: and && move into ifs that keep their guards") {
   Function f;
   f.name = "f";
   ExprPtr x = var("x", kDouble), v = var("v", kDouble), gx = call("g", {x}, kDouble);
-  f.body = {decl("v", kDouble, select(binary(Op::Gt, x, number(0, kDouble)), gx, neg(x))),
-            decl("b", Type::of(Scalar::Bool), binary(Op::And, binary(Op::Lt, x, number(1, kDouble)), binary(Op::Gt, gx, v)))};
+  f.body = {
+      decl("v", kDouble, select(binary(Op::Gt, x, number(0, kDouble)), gx, neg(x))),
+      decl("b", Type::of(Scalar::Bool), binary(Op::And, binary(Op::Lt, x, number(1, kDouble)), binary(Op::Gt, gx, v)))};
   transforms::extractCalls(f, m);
-  CHECK(print(f.body) ==
-        "double selected = 0.0;\nif (x > 0.0) {\n  selected = g(x);\n} else {\n  selected = -x;\n}\n"
-        "double v = selected;\nbool both = false;\nif (x < 1.0) {\n  double g_result = g(x);\n  both = g_result > v;\n}\n"
-        "bool b = both;\n");
+  CHECK(
+      print(f.body) ==
+      "double selected = 0.0;\nif (x > 0.0) {\n  selected = g(x);\n} else {\n  selected = -x;\n}\n"
+      "double v = selected;\nbool both = false;\nif (x < 1.0) {\n  double g_result = g(x);\n  both = g_result > v;\n}\n"
+      "bool b = both;\n");
 }
 
 TEST_CASE("branch probes report each condition and call each other's probes") {
@@ -102,7 +108,8 @@ TEST_CASE("branch probes report each condition and call each other's probes") {
   REQUIRE(probes.functions.size() == 2);
   CHECK(probes.functions[0].name == "f_branch_probe");
   CHECK(print(probes.functions[0].body) ==
-        "if (probe(0, x > 0.0)) {\n  return h_branch_probe(x);\n}\nreturn probe(2, probe(1, x < 1.0) && true) ? x : -x;\n");
+        "if (probe(0, x > 0.0)) {\n  return h_branch_probe(x);\n}\nreturn probe(2, probe(1, x < 1.0) && true) ? x : "
+        "-x;\n");
   CHECK(probes.branches == std::vector<std::string>{"line 3: x > 0.0", "line 4: x < 1.0", "line 4: x < 1.0 && true"});
 }
 
@@ -111,11 +118,11 @@ TEST_CASE("dead-code removal drops unread locals and empty branches, and keeps s
   f.name = "f";
   ExprPtr x = var("x", kDouble), t = var("t", kDouble), y = var("y", kDouble.pointerTo(false));
   f.params = {{"x", kDouble}, {"y", kDouble.pointerTo(false)}};
-  f.body = {decl("t", kDouble, mul(x, x)),                                          // read by nothing after
-            decl("u", kDouble, call("std::sin", {x}, kDouble)),                     // only feeds t2
-            decl("t2", kDouble, var("u", kDouble)),                                 // unread
-            ifStmt(binary(Op::Gt, x, number(0, kDouble)), {assign(t, Op::Assign, x)}),         // assigns only the dead t
-            assign(index(y, number(0, kInt)), Op::Assign, x)};                             // the caller's array
+  f.body = {decl("t", kDouble, mul(x, x)),                                              // read by nothing after
+            decl("u", kDouble, call("std::sin", {x}, kDouble)),                         // only feeds t2
+            decl("t2", kDouble, var("u", kDouble)),                                     // unread
+            ifStmt(binary(Op::Gt, x, number(0, kDouble)), {assign(t, Op::Assign, x)}),  // assigns only the dead t
+            assign(index(y, number(0, kInt)), Op::Assign, x)};                          // the caller's array
   Module m;
   m.rules["std::sin"] = Rule{};
   transforms::removeDeadCode(f, &m);
@@ -142,10 +149,12 @@ TEST_CASE("a pure call repeated by neighbouring statements is computed once") {
   Function f;
   ExprPtr x = var("x", kDouble), a = var("a", kDouble), b = var("b", kDouble), e = call("std::exp", {x}, kDouble);
   f.params = {{"x", kDouble}};
-  f.body = {assign(a, Op::Add, mul(e, x)), assign(b, Op::Add, e), assign(x, Op::Assign, number(1, kDouble)), assign(a, Op::Add, e)};
+  f.body = {assign(a, Op::Add, mul(e, x)), assign(b, Op::Add, e), assign(x, Op::Assign, number(1, kDouble)),
+            assign(a, Op::Add, e)};
   Module m;
   m.rules["std::exp"] = Rule{};
   transforms::shareCommonCalls(f, m);
   // The third statement changes x: the call after it is another value.
-  CHECK(print(f.body) == "const double exp_x = std::exp(x);\na += exp_x * x;\nb += exp_x;\nx = 1.0;\na += std::exp(x);\n");
+  CHECK(print(f.body) ==
+        "const double exp_x = std::exp(x);\na += exp_x * x;\nb += exp_x;\nx = 1.0;\na += std::exp(x);\n");
 }
