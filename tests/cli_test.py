@@ -99,20 +99,19 @@ with open(good, "w") as f:
 r = run("check", good, "--fn", "f", "--seed", "3")
 check("check passes a right gradient", r.returncode == 0 and "all checks passed" in r.stdout and "(seed 3)" in r.stdout, r.stdout + r.stderr)
 check("check prints a table of errors per parameter", "max abs error" in r.stdout and "\n    x " in r.stdout, r.stdout)
+# A function with a derivative rule 1% off.
+WRONG_RULE = ("#include <cmath>\ndouble warp(double x) { return std::sin(x); }\n"
+              "namespace adjoint::rules {\ninline double warp_dx(double x) { return std::cos(x) * 1.01; }\n}\n")
 wrong = os.path.join(work, "wrong.cpp")
 with open(wrong, "w") as f:
-    f.write("#include <cmath>\ndouble warp(double x) { return std::sin(x); }\n"
-            "namespace adjoint::rules {\ninline double warp_dx(double x) { return std::cos(x) * 1.01; }\n}\n"
-            "double f(double x, double y) { return warp(x * y) + x; }\n")
+    f.write(WRONG_RULE + "double f(double x, double y) { return warp(x * y) + x; }\n")
 r = run("check", wrong, "--fn", "f")
 check("check fails a wrong custom rule", r.returncode == 1 and "FAILED" in r.stdout, r.stdout + r.stderr)
 # Inputs on both sides of each branch: a wrong rule used only where x <= 0 passes at the default
 # inputs (which never go there, and say so), and fails once --range lets the draws reach it.
 branchy = os.path.join(work, "branchy.cpp")
 with open(branchy, "w") as f:
-    f.write("#include <cmath>\ndouble warp(double x) { return std::sin(x); }\n"
-            "namespace adjoint::rules {\ninline double warp_dx(double x) { return std::cos(x) * 1.01; }\n}\n"
-            "double f(double x, double y) { return x > 0 ? x * y : warp(x) * y; }\n")
+    f.write(WRONG_RULE + "double f(double x, double y) { return x > 0 ? x * y : warp(x) * y; }\n")
 r = run("check", branchy, "--fn", "f")
 check("check says which side of a branch its inputs never took",
       r.returncode == 0 and "x > 0.0" in r.stdout and "false: no" in r.stdout and "widen --range" in r.stdout, r.stdout + r.stderr)
