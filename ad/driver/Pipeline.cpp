@@ -71,9 +71,9 @@ void checkRequest(const ir::Function* f, const PipelineOptions& o) {
     throw ir::Diagnostic(
         f->loc, "'" + f->name + "' has no float or double parameter to differentiate",
         "Adjoint differentiates with respect to float and double parameters, arrays and structs of them");
+  std::set<std::string> written = analysis::writtenVariables(f->body);
   bool writesArray = false;
-  for (const ir::Param* p : params)
-    writesArray |= p->type.pointer && !p->type.constPointee && analysis::writtenVariables(f->body).count(p->name);
+  for (const ir::Param* p : params) writesArray |= p->type.pointer && !p->type.constPointee && written.count(p->name);
   if (!f->returnsFloating() && !writesArray)
     throw ir::Diagnostic(
         f->loc,

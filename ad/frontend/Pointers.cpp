@@ -1,6 +1,8 @@
 // Pointer locals and pointer arithmetic, as integer offsets into the arrays pointed into.
 #include <clang/AST/ExprCXX.h>
 
+#include <algorithm>
+
 #include "ad/frontend/Converter.h"
 
 namespace adjoint::frontend::detail {
