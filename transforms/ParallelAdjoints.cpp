@@ -13,6 +13,21 @@ namespace adjoint::transforms {
 
 namespace {
 
+// Removes the returns that end the function (structure-jumps left every return there): falling
+// off the end does the same.
+void dropTailReturns(ir::StmtList& body) {
+  if (body.empty()) return;
+  ir::Stmt& last = *body.back();
+  if (last.kind == ir::StmtKind::Return && !last.expr) {
+    body.pop_back();
+  } else if (last.kind == ir::StmtKind::If) {
+    dropTailReturns(last.body);
+    dropTailReturns(last.elseBody);
+  } else if (last.kind == ir::StmtKind::Block) {
+    dropTailReturns(last.body);
+  }
+}
+
 using namespace ir;
 using analysis::Spread;
 
@@ -66,6 +81,12 @@ class Parallelizer {
         "summed over the threads: one sum per block; the last block to finish adds them in a fixed order\n"
         "(or, launched without block_sums, each block adds its sum with an atomicAdd)";
     tail.push_back(ifStmt(call("adjoint::last_block_to_finish", {storage}, Type::of(Scalar::Bool)), finish));
+    // Every thread takes part in the sums (they wait at barriers): a thread that returned early
+    // (a forward mode keeps the forward's `if (i >= n) return;`) falls through to them instead.
+    dropTailReturns(d_.body);
+    walk(d_.body, [](const Stmt& s) {
+      if (s.kind == StmtKind::Return) throw InternalError("a return before the block sums of a kernel");
+    });
     d_.body.insert(d_.body.begin(), head.begin(), head.end());
     d_.body.insert(d_.body.end(), tail.begin(), tail.end());
     d_.params.push_back(Param{"block_sums", blockSumsType(), Role::BlockSums});
