@@ -127,14 +127,19 @@ std::string entryDoc(const Function& d, const Module& original) {
   std::string doc;
   if (jvp)
     doc = "Forward mode of " + d.primal + ": " +
-          (d.returnType.isFloating() ? "returns the derivative of its result along the _dot directions"
-                                     : "runs " + d.primal) +
+          (d.returnType.isFloating()               ? "returns the derivative of its result along the _dot directions"
+           : d.returnType.spelled == "cudaError_t" ? "computes what " + d.primal + " computes"
+                                                   : "runs " + d.primal) +
           "; arrays it writes get their tangents in their _dot arrays.";
   else
     doc = "Reverse mode of " + d.primal + ": adds the gradient of " +
           (f && f->returnsFloating() ? "its result (and, seeded through their _bar arrays, of the arrays it writes)"
                                      : "the arrays it writes, seeded through their _bar arrays,") +
           " into the _bar arguments.";
+  if (d.returnType.spelled == "cudaError_t")  // host code over kernels
+    doc += " The forward runs in scratch copies of the buffers " + d.primal +
+           " writes: every buffer but the derivatives is left as it came in. Returns the first error of "
+           "its launches and copies (cudaSuccess when all ran).";
   for (const Param& p : d.params) {
     const std::string& base = p.of;
     bool output = f && f->param(base) && f->param(base)->type.pointer && written.count(base);
@@ -180,6 +185,7 @@ void emitPreamble(std::ostringstream& src, const Module& original, const std::ve
   for (const Function& f : all)
     if (f.internal) {
       src << printSignature(f) << ";\n";
+      if (f.kernel && !f.primal.empty()) src << launcherSignature(f) << ";\n";
       prototypes = true;
     }
   if (prototypes) src << "\n";
@@ -229,7 +235,7 @@ Output emit(const Module& original, const std::vector<Function>& generated, cons
     Function c = d;
     if (!d.internal) c.doc = entryDoc(d, original);
     src << print(c, lines) << "\n";
-    if (d.kernel && !d.internal) src << launcher(d) << "\n";
+    if (d.kernel) src << launcher(d) << "\n";
   }
   return {src.str(), emitHeader(original, derivatives, banner)};
 }

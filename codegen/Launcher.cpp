@@ -19,7 +19,8 @@ std::vector<Param> callerParams(const Function& kernel) {
 }  // namespace
 
 std::string launcherSignature(const Function& kernel) {
-  std::string s = "cudaError_t " + kernel.name + "_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream";
+  std::string s = std::string(kernel.internal ? "static " : "") + "cudaError_t " + kernel.name +
+                  "_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream";
   for (const Param& p : callerParams(kernel)) s += ", " + p.type.paramSpelling() + " " + p.name;
   return s + ")";
 }

@@ -6,6 +6,11 @@ and runs it: finite differences and the dot-product test on random inputs. Then 
 results are compared with a float64 reference: the same kernels built for the CPU execution with
 every float a double (adjoint/float64.h).
 
+`// HOST: f param=spec ...` lines do the same for a host function f that launches kernels: its
+f_vjp and f_jvp, checked as functions of all its buffers. A host compiler does not know
+K<<<...>>>(...): the CPU builds read the case with each launch written adjoint::launch(K, ...),
+which the CPU execution provides. cudaStream_t parameters get the default stream.
+
   run_kernel_case.py CASE.cu --adjoint A [--runtime R] [--gpu] [--seed S] [--keep DIR]
 
 Without --gpu the harness is compiled by the host compiler and runs on the CPU execution of
@@ -37,12 +42,14 @@ def kernel_lines(path, key):
         return [m.group(1).split() for m in (re.match(r"\s*//\s*" + key + r":(.*)", l) for l in f) if m]
 
 
-def launcher_params(header, name):
-    """The parameters of `name`'s launcher after the launch configuration, as (type, name)."""
-    m = re.search(r"cudaError_t " + re.escape(name) + r"_launch\((.*?)\);", header, re.S)
+def launcher_params(header, name, host=False):
+    """The parameters of `name`'s launcher after the launch configuration (of the host function
+    `name` itself, for host code), as (type, name)."""
+    entry = name if host else name + "_launch"
+    m = re.search(r"cudaError_t " + re.escape(entry) + r"\((.*?)\);", header, re.S)
     if not m:
-        sys.exit(f"no launcher {name}_launch in the generated header")
-    params = [p.strip() for p in m.group(1).split(",")][4:]
+        sys.exit(f"no {entry} in the generated header")
+    params = [p.strip() for p in m.group(1).split(",")][0 if host else 4:]
     out = []
     for p in params:
         pm = re.match(r"(.*?)([A-Za-z_]\w*)$", p)
@@ -50,15 +57,40 @@ def launcher_params(header, name):
     return out
 
 
+def split_top(text):
+    """`text` split at the commas outside parentheses."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch in "([{" and 1 or ch in ")]}" and -1 or 0
+        if ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return parts
+
+
+def cpu_source(text):
+    """The source with each K<<<grid, block[, shmem[, stream]]>>>(args) written
+    adjoint::launch(K, grid, block, shmem, stream, args), for a host compiler."""
+    def launch(m):
+        config = split_top(m.group(2)) + ["0", "0"][: max(0, 4 - len(split_top(m.group(2))))]
+        rest = m.string[m.end():].lstrip()
+        return f"adjoint::launch({m.group(1)}, {', '.join(config)}" + ("" if rest.startswith(")") else ", ")
+    return '#include "adjoint/cuda.h"\n' + re.sub(r"(\w+)\s*<<<(.*?)>>>\s*\(", launch, text, flags=re.S)
+
+
 def harness(case, kernel, grid, block, specs, vjp_params, jvp_params, seed, mode):
     """The harness's main: `mode` check (the checks, then the vjp saved for the reference), bench
-    (timings) or reference (the float64 reference's comparison)."""
+    (timings) or reference (the float64 reference's comparison). A host function has no grid."""
     differentiated = {n[:-4] for _, n in vjp_params if n.endswith("_bar")} | {n[:-4] for _, n in jvp_params if n.endswith("_dot")}
     kernel_params = [(t, n) for t, n in vjp_params if not n.endswith("_bar")]
     lines = []
     for t, n in kernel_params:
-        if n not in specs:
+        if n not in specs and t != "cudaStream_t":
             sys.exit(f"KERNEL {kernel}: no spec for parameter '{n}'")
+        if t == "cudaStream_t":
+            lines.append(f"cudaStream_t {n} = nullptr;")
+            continue
         spec = specs[n]
         elem = t.replace("const", "").replace("*", "")
         diff = "true" if n in differentiated else "false"
@@ -81,9 +113,14 @@ def harness(case, kernel, grid, block, specs, vjp_params, jvp_params, seed, mode
     forward_args = ", ".join(n for _, n in kernel_params)
     vjp_args = ", ".join(arg(n, "bar") if n.endswith("_bar") else n for _, n in vjp_params)
     jvp_args = ", ".join(arg(n, "dot") if n.endswith("_dot") else n for _, n in jvp_params)
-    forward = f"[&] {{ check(adjoint::launch({kernel}, grid, block, 0, nullptr, {forward_args})); }}"
-    vjp = f"[&] {{ check({kernel}_vjp_launch(grid, block, 0, nullptr, {vjp_args})); }}"
-    jvp = f"[&] {{ check({kernel}_jvp_launch(grid, block, 0, nullptr, {jvp_args})); }}"
+    if grid is None:
+        forward = f"[&] {{ {kernel}({forward_args}); check(cudaGetLastError()); }}"
+        vjp = f"[&] {{ check({kernel}_vjp({vjp_args})); }}"
+        jvp = f"[&] {{ check({kernel}_jvp({jvp_args})); }}"
+    else:
+        forward = f"[&] {{ check(adjoint::launch({kernel}, grid, block, 0, nullptr, {forward_args})); }}"
+        vjp = f"[&] {{ check({kernel}_vjp_launch(grid, block, 0, nullptr, {vjp_args})); }}"
+        jvp = f"[&] {{ check({kernel}_jvp_launch(grid, block, 0, nullptr, {jvp_args})); }}"
     run = {"bench": f"c.time({forward},\n         {vjp});\n  bool ok = true;",
            "check": f"bool ok = c.run({forward},\n                  {vjp},\n                  {jvp});\n"
                     f"  if (argc > 2) ok = c.save({vjp}, argv[2]) && ok;",
@@ -107,7 +144,7 @@ static void check(cudaError_t status) {{
 int main(int argc, char** argv) {{
   adjoint::KernelCheck c({"1" if mode == "reference" else "argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : " + str(seed)}u);
   {chr(10).join("  " + l if i else l for i, l in enumerate(lines))}
-  dim3 grid({grid}), block({block});
+  {"" if grid is None else f"dim3 grid({grid}), block({block});"}
   {run}
   return ok ? 0 : 1;
 }}
@@ -135,13 +172,18 @@ def main():
     if not nvcc:
         print("note: nvcc not found: the generated kernels are not built for sm_90 in this run")
     failures = []
-    for words in kernel_lines(case, "BENCH" if args.bench else "KERNEL"):
+    lines = [(w, False) for w in kernel_lines(case, "BENCH" if args.bench else "KERNEL")]
+    lines += [(w, True) for w in kernel_lines(case, "HOST")] if not args.bench else []
+    cpu_case = os.path.join(work, "case.cpu.cu")
+    with open(case) as src, open(cpu_case, "w") as dst:
+        dst.write(cpu_source(src.read()))
+    for words, host_level in lines:
         kernel, opts = words[0], words[1:]
         specs = dict(o.split("=", 1) for o in opts if "=" in o)
         extra = ["--wrt", specs.pop("wrt")] if "wrt" in specs else []
         if "deterministic" in opts:
             extra.append("--deterministic")
-        grid, block = specs.pop("grid"), specs.pop("block")
+        grid, block = (None, None) if host_level else (specs.pop("grid"), specs.pop("block"))
         sources = []
         for mode in ("grad", "jvp"):
             out = os.path.join(work, f"{kernel}.{mode}.cu")
@@ -150,11 +192,13 @@ def main():
                 sys.exit(f"adjoint {mode} --fn {kernel} failed:\n{r.stderr}")
             sources.append(out)
         headers = {mode: open(os.path.join(work, f"{kernel}.{mode}.h")).read() for mode in ("grad", "jvp")}
-        params = (launcher_params(headers["grad"], kernel + "_vjp"), launcher_params(headers["jvp"], kernel + "_jvp"))
+        params = (launcher_params(headers["grad"], kernel + "_vjp", host_level),
+                  launcher_params(headers["jvp"], kernel + "_jvp", host_level))
         modes = ["bench"] if args.bench else ["check", "reference"]
         for mode in modes:
+            included = case if args.gpu and mode != "reference" else cpu_case
             with open(os.path.join(work, f"{kernel}.{mode}.cu"), "w") as f:
-                f.write(harness(case, kernel, grid, block, specs, *params, args.seed, mode))
+                f.write(harness(included, kernel, grid, block, specs, *params, args.seed, mode))
         exe = os.path.join(work, f"{kernel}.{modes[0]}")
         main_file = exe + ".cu"
         nvcc_flags = ["-std=c++17", "-arch=sm_90", "-Werror", "all-warnings", "-I", args.runtime, "-I", work]

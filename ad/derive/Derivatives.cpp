@@ -2,6 +2,7 @@
 
 #include "ad/analysis/Activity.h"
 #include "ad/derive/ForwardMode.h"
+#include "ad/derive/HostLevel.h"
 #include "ad/derive/ReverseMode.h"
 #include "ad/ir/Diagnostic.h"
 
@@ -26,7 +27,8 @@ void markUnusedParams(Function& g) {
 }
 
 std::string derivativeName(const Function& f, const std::set<std::string>& wrt, Mode mode, bool entry) {
-  if (entry) return f.name + (mode == Mode::Forward ? "_jvp" : f.returnsFloating() ? "_grad" : "_vjp");
+  // A kernel's derivatives keep the kernel's conventions, whoever requests them (K_vjp, K_jvp).
+  if (entry || f.kernel) return f.name + (mode == Mode::Forward ? "_jvp" : f.returnsFloating() ? "_grad" : "_vjp");
   std::string name = f.name + (mode == Mode::Forward ? "_jvp" : "_pullback");
   std::set<std::string> all;
   for (const Param* p : differentiatedParams(f, {})) all.insert(p->name);
@@ -71,7 +73,10 @@ std::vector<Function> differentiate(const Module& prepared, const Request& entry
   std::vector<Function> out;
   for (Request r; q.next(r);) {
     const Function& g = *prepared.find(r.function);
-    out.push_back(mode == Mode::Forward ? forwardFunction(prepared, g, r, q) : reverseFunction(prepared, g, r, q));
+    if (isHostLevel(g))
+      out.push_back(hostDerivative(prepared, g, r, q, mode));
+    else
+      out.push_back(mode == Mode::Forward ? forwardFunction(prepared, g, r, q) : reverseFunction(prepared, g, r, q));
     // A kernel's derivatives are kernels, a device function's are device functions.
     out.back().kernel = g.kernel;
     out.back().device = g.device;

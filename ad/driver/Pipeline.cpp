@@ -140,7 +140,8 @@ const std::vector<Pass>& passes() {
        Shows::Derivatives, differentiate},
       {"drop-output-stores", "forward mode of kernels: leave out the stores into outputs the kernel never reads",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
-         if (d.kernel && !reverse(s)) transforms::dropOutputStores(d, *s.prepared.find(d.primal));
+         // (The jvps of kernels that host code launches write what the kernels write: host code reads it.)
+         if (d.kernel && !d.internal && !reverse(s)) transforms::dropOutputStores(d, *s.prepared.find(d.primal));
        })},
       {"simplify", "join neighbouring accumulations into one place", Shows::Derivatives,
        eachDerivative([](ir::Function& d, PipelineState&) { transforms::simplify(d); })},

@@ -34,6 +34,7 @@ ir::Type Converter::fail(SourceRange r, const std::string& msg, const std::strin
 }
 
 std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, bool allowVoid) {
+  if (auto t = passedThroughType(qt)) return t;
   QualType canon = qt.getCanonicalType();
   if (const auto* ref = canon->getAs<ReferenceType>()) {
     QualType pointee = ref->getPointeeType();
@@ -394,7 +395,7 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
     } else if (t->arraySize > 0) {
       fail(init->getSourceRange(), "this array initializer is not supported", "use a braced list of values");
     } else {
-      s->expr = convertExpr(init);
+      s->expr = t->scalar == ir::Scalar::Opaque ? convertConstructed(init) : convertExpr(init);
     }
   }
   out.push_back(s);
@@ -496,7 +497,9 @@ void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
     out.push_back(
         ir::at(ir::ret(rs->getRetValue() ? convertExpr(rs->getRetValue()) : nullptr), loc(rs->getBeginLoc())));
   } else if (const auto* e = dyn_cast<Expr>(s)) {
-    if (ir::StmtPtr a = convertAssignment(e)) {
+    if (const auto* launch = dyn_cast<CUDAKernelCallExpr>(e->IgnoreImplicit())) {
+      if (ir::StmtPtr l = convertLaunch(launch)) out.push_back(l);
+    } else if (ir::StmtPtr a = convertAssignment(e)) {
       out.push_back(a);
     } else if (const auto* call = dyn_cast<CallExpr>(e->IgnoreImplicit());
                call && call->getDirectCallee() && call->getDirectCallee()->getName() == "atomicAdd") {

@@ -8,6 +8,7 @@
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
 #include <clang/AST/Stmt.h>
 
 #include <deque>
@@ -116,6 +117,12 @@ class Converter {
   ir::ExprPtr comparePointers(const BinaryOperator* b);
   ir::ExprPtr placeholder() { return ir::number(0, ir::Type::of(ir::Scalar::Double)); }
   ir::ExprPtr unsupportedExpr(const Expr* e, const std::string& what, const std::string& hint);
+
+  // Host code over kernels (HostCode.cpp).
+  std::optional<ir::Type> passedThroughType(QualType qt);
+  ir::ExprPtr convertConstructed(const Expr* e);
+  ir::ExprPtr convertLaunchArgument(const Expr* e);
+  ir::StmtPtr convertLaunch(const CUDAKernelCallExpr* launch);
 };
 
 }  // namespace adjoint::frontend::detail

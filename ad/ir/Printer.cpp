@@ -136,6 +136,16 @@ class StmtPrinter {
     return print(*s.lhs) + " " + assignmentSpelling(s.op) + " " + print(*s.expr);
   }
 
+  // Through adjoint::launch, which the CPU execution of kernels also provides (a host compiler
+  // does not know <<< >>>), or through the kernel's generated launcher.
+  static std::string launchText(const Stmt& s) {
+    std::string text = s.lhs ? print(*s.lhs) + " = " : "";
+    text += s.throughLauncher ? s.expr->text + "_launch(" : "adjoint::launch(" + s.expr->text + ", ";
+    for (size_t i = 0; i < s.args.size(); ++i) text += (i ? ", " : "") + print(*s.args[i]);
+    for (const ExprPtr& a : s.expr->operands) text += ", " + print(*a);
+    return text + ")";
+  }
+
   void block(const StmtList& body, int indent, const std::string& head, const std::string& tail = "}") {
     line(indent, head.empty() ? "{" : head + " {");
     list(body, indent + 1);
@@ -193,6 +203,9 @@ class StmtPrinter {
         break;
       case StmtKind::Return:
         line(indent, s.expr ? "return " + print(*s.expr) + ";" : "return;");
+        break;
+      case StmtKind::Launch:
+        line(indent, launchText(s) + ";");
         break;
     }
   }

@@ -84,6 +84,13 @@ StmtPtr ret(ExprPtr value) {
   return s;
 }
 
+StmtPtr launch(ExprPtr kernelCall, std::vector<ExprPtr> config) {
+  auto s = make(StmtKind::Launch);
+  s->expr = std::move(kernelCall);
+  s->args = std::move(config);
+  return s;
+}
+
 StmtPtr withComment(StmtPtr s, std::string comment) {
   s->comment = std::move(comment);
   return s;

@@ -27,6 +27,10 @@ enum class StmtKind {
   Break,
   Continue,
   Return,  // return expr (expr null for void)
+  // A kernel launch of host code: expr is the call of the kernel with its arguments, args the
+  // launch configuration {grid, block, shared memory bytes, stream}; lhs, when set, receives the
+  // launch's cudaError_t.
+  Launch,
 };
 
 // Where a part of a derivative begins: printed as a heading above the statement's comment.
@@ -52,8 +56,9 @@ struct Stmt {
   std::vector<ExprPtr> args;  // Decl of an array: its initializer list
   StmtList body;
   StmtList elseBody;
-  StmtPtr init;  // For
-  StmtPtr step;  // For
+  StmtPtr init;                  // For
+  StmtPtr step;                  // For
+  bool throughLauncher = false;  // Launch: through the kernel's generated launcher (K_vjp_launch)
 };
 
 StmtPtr block(StmtList body);
@@ -65,6 +70,8 @@ StmtPtr forStmt(StmtPtr init, ExprPtr cond, StmtPtr step, StmtList body);
 StmtPtr whileStmt(ExprPtr cond, StmtList body);
 StmtPtr jump(StmtKind kind);  // Break or Continue
 StmtPtr ret(ExprPtr value);
+// kernel<<<config[0], config[1], config[2], config[3]>>>(kernel call's arguments)
+StmtPtr launch(ExprPtr kernelCall, std::vector<ExprPtr> config);
 StmtPtr withComment(StmtPtr s, std::string comment);
 StmtPtr at(StmtPtr s, SourceLoc loc);
 

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "adjoint/cuda_host.h"
+#include "adjoint/scratch.h"
 
 namespace adjoint {
 

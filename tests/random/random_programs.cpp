@@ -52,12 +52,14 @@ class Generator {
         << "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n"
         << "#pragma GCC diagnostic ignored \"-Wunused-but-set-parameter\"\n\n";
     for (int k = 0; k < count; ++k) out << (pick(3) == 0 || helpers_.empty() ? deviceHelper(k) : kernel(k));
+    if (kernels_.size() >= 2) out << hostFunction();
     return out.str();
   }
 
  private:
   std::mt19937_64 rng_;
   std::vector<std::string> helpers_;  // double h(double u, double v), callable by later functions
+  std::vector<std::string> kernels_;  // __global__ void k(const double* x, const double* p, double* y, int n)
   int nextCounter_ = 0;               // while-loop counters get names of their own
 
   // The variables an expression may read, and the loop counters in scope.
@@ -329,7 +331,24 @@ class Generator {
     if (store == 1) out += "    atomicAdd(&y[i % 4], " + value + ");\n";
     if (store == 2) out += "    atomicAdd(y, " + value + ");\n";
     if (store == 3) out += "    y[i] += " + value + ";\n";
+    kernels_.push_back(name);
     return out + "  }\n}\n\n";
+  }
+
+  // Host code over the kernels: two or three of them launched in a chain through an intermediate
+  // buffer, the last perhaps on offsets into the buffers (and in place, when it adds into y).
+  std::string hostFunction() {
+    int n = 64 * (2 + pick(3)) - pick(40);
+    std::string first = kernels_[pick(kernels_.size())], second = kernels_[pick(kernels_.size())];
+    std::string out = "// HOST: chain x=[" + std::to_string(n) + "] p=[2] h=[" + std::to_string(n) + "] y=[" +
+                      std::to_string(n) + "] n=" + std::to_string(n) + "\n";
+    out += "void chain(const double* x, const double* p, double* h, double* y, int n, cudaStream_t stream) {\n";
+    out += "  int blocks = (n + 63) / 64;\n";
+    out += "  " + first + "<<<blocks, 64, 0, stream>>>(x, p, h, n);\n";
+    out += "  " + second + "<<<dim3(blocks), dim3(64), 0, stream>>>(h, p, y, n);\n";
+    if (chance(50))
+      out += "  " + kernels_[pick(kernels_.size())] + "<<<blocks, 64, 0, stream>>>(h + 1, p, y + 1, n - 1);\n";
+    return out + "}\n\n";
   }
 
   std::string scalarFunction(int k) {

@@ -1,0 +1,89 @@
+// Host code over kernels: kernel launches (K<<<grid, block, shmem, stream>>>(args)), the launch
+// configurations they take (dim3 locals), and the handle types passed through untouched
+// (cudaStream_t, cublasHandle_t, ...).
+#include <clang/AST/ExprCXX.h>
+
+#include "ad/frontend/Converter.h"
+
+namespace adjoint::frontend::detail {
+
+namespace {
+
+// The types host code passes through without looking inside: CUDA's streams and events, the
+// handles of cuBLAS and cuBLASLt, launch configurations, and enumerations (cublasOperation_t).
+bool isPassedThrough(QualType qt) {
+  if (qt->isEnumeralType()) return true;
+  std::string name = qt.getUnqualifiedType().getAsString();
+  static const char* const kHandles[] = {"cudaStream_t", "cudaEvent_t", "cublasHandle_t", "cublasLtHandle_t", "dim3"};
+  for (const char* h : kHandles)
+    if (name == h) return true;
+  return false;
+}
+
+// The arguments of a constructor call, without the defaulted ones (dim3(n) for dim3(n, 1, 1)).
+std::vector<const Expr*> explicitArgs(const CXXConstructExpr* c) {
+  std::vector<const Expr*> out;
+  for (const Expr* a : c->arguments())
+    if (!isa<CXXDefaultArgExpr>(a)) out.push_back(a);
+  return out;
+}
+
+}  // namespace
+
+std::optional<ir::Type> Converter::passedThroughType(QualType qt) {
+  if (!isPassedThrough(qt)) return std::nullopt;
+  return ir::Type::opaque(qt.getUnqualifiedType().getAsString());
+}
+
+// A value of a passed-through type: dim3(a, b) is the call dim3(a, b); a dim3 converted from an
+// integer (a kernel launched with <<<blocks, 256>>>) is the integer.
+ir::ExprPtr Converter::convertConstructed(const Expr* e) {
+  const Expr* inner = e->IgnoreImplicit()->IgnoreParens();
+  if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(inner)) inner = m->getSubExpr()->IgnoreImplicit();
+  if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(inner)) inner = f->getSubExpr()->IgnoreImplicit();
+  const auto* c = dyn_cast<CXXConstructExpr>(inner);
+  if (!c) return convertExpr(inner);
+  std::vector<const Expr*> args = explicitArgs(c);
+  if (args.size() == 1 && (c->getConstructor()->isCopyOrMoveConstructor() || !isa<CXXTemporaryObjectExpr>(c)))
+    return convertConstructed(args[0]);
+  auto type = convertType(c->getType(), c->getSourceRange());
+  if (!type) return placeholder();
+  std::vector<ir::ExprPtr> converted;
+  for (const Expr* a : args) converted.push_back(convertExpr(a));
+  return ir::call(type->spelled, converted, *type);
+}
+
+// An argument of a launch: a value, or a pointer into a buffer (`xs + l * n`) as the sum of the
+// buffer and the offset.
+ir::ExprPtr Converter::convertLaunchArgument(const Expr* e) {
+  if (!e->getType()->isPointerType()) return convertExpr(e);
+  std::optional<PointerValue> p = pointerValue(e);
+  if (!p) return placeholder();
+  return p->offset ? ir::binary(ir::Op::Add, p->base, p->offset) : p->base;
+}
+
+ir::StmtPtr Converter::convertLaunch(const CUDAKernelCallExpr* launch) {
+  const FunctionDecl* kernel = launch->getDirectCallee();
+  const FunctionDecl* def = kernel ? kernel->getDefinition() : nullptr;
+  if (!def || !def->doesThisDeclarationHaveABody()) {
+    report_.error(launch->getSourceRange(), "launch of a kernel whose body Adjoint cannot see",
+                  "define the kernel in this translation unit");
+    return nullptr;
+  }
+  const CallExpr* config = launch->getConfig();
+  std::vector<ir::ExprPtr> configuration;
+  for (unsigned i = 0; i < 4; ++i) {
+    const Expr* a = i < config->getNumArgs() ? config->getArg(i) : nullptr;
+    if (!a || isa<CXXDefaultArgExpr>(a))
+      configuration.push_back(ir::number(0, ir::Type::integer(i == 2 ? "size_t" : "int")));
+    else
+      configuration.push_back(i < 2 ? convertConstructed(a) : convertExpr(i == 3 ? a->IgnoreImpCasts() : a));
+  }
+  std::vector<ir::ExprPtr> args;
+  for (const Expr* a : launch->arguments()) args.push_back(convertLaunchArgument(a));
+  enqueue(def);
+  return ir::at(ir::launch(ir::call(irName(def), args, ir::Type::of(ir::Scalar::Void)), configuration),
+                loc(launch->getBeginLoc()));
+}
+
+}  // namespace adjoint::frontend::detail

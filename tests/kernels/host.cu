@@ -1,0 +1,52 @@
+// Host code over kernels: a host function that launches kernels on the buffers it is passed is
+// differentiated at the tensor level (f_vjp, f_jvp), checked as a function of all its buffers.
+
+__global__ void scale_shift(const float* x, const float* w, const float* b, float* h, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) h[i] = tanhf(w[0] * x[i] + b[0]);
+}
+
+__global__ void squared_error(const float* h, const float* y, float* loss, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float r = h[i] - y[i];
+  atomicAdd(loss, r * r / n);
+}
+
+// Two launches on a stream, the intermediate passed in by the caller.
+// HOST: model x=[200] y=[200] w=[1] b=[1] h=[200] loss=[1] n=200
+void model(const float* x, const float* y, const float* w, const float* b, float* h, float* loss, int n,
+           cudaStream_t stream) {
+  int threads = 64;
+  dim3 grid((n + threads - 1) / threads);
+  scale_shift<<<grid, threads, 0, stream>>>(x, w, b, h, n);
+  squared_error<<<grid, dim3(threads), 0, stream>>>(h, y, loss, n);
+}
+
+// An in-place update (bias, then tanh, of rows of C) and a grid-stride loop.
+__global__ void bias_tanh(float* h, const float* bias, int rows, int C) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows * C) h[i] = tanhf(h[i] + bias[i % C]);
+}
+
+__global__ void scale_all(const float* in, float* out, const float* s, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) out[i] = in[i] * s[0];
+}
+
+// The buffer h is updated in place twice and then read: the pullbacks need each of its values,
+// so the forward keeps each in a copy of its own.
+// HOST: layers x=[96] bias=[8] s=[1] h=[96] out=[96] rows=12 C=8
+void layers(const float* x, const float* bias, const float* s, float* h, float* out, int rows, int C) {
+  int n = rows * C;
+  scale_all<<<2, 32>>>(x, h, s, n);
+  bias_tanh<<<(n + 31) / 32, 32>>>(h, bias, rows, C);
+  bias_tanh<<<(n + 31) / 32, 32>>>(h, bias, rows, C);
+  scale_all<<<2, 32>>>(h, out, s, n);
+}
+
+// Offsets into buffers: each half of x scaled into its half of y.
+// HOST: halves x=[64] s=[1] y=[64] half=32
+void halves(const float* x, const float* s, float* y, int half) {
+  scale_all<<<1, 32>>>(x, y, s, half);
+  scale_all<<<1, 32>>>(x + half, y + half, s, half);
+}
