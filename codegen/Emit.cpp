@@ -61,7 +61,17 @@ std::vector<Function> forwardCopies(const Module& original, const std::vector<Fu
 }
 
 bool isCuda(const std::vector<Function>& fs) {
-  return std::any_of(fs.begin(), fs.end(), [](const Function& f) { return f.kernel || f.device; });
+  return std::any_of(fs.begin(), fs.end(), [](const Function& f) {
+    return f.kernel || f.device || f.returnType.spelled == "cudaError_t";  // kernels, or host code over them
+  });
+}
+
+// Whether the functions take a cuBLAS handle: they include adjoint/cublas.h.
+bool usesCublas(const std::vector<Function>& fs) {
+  for (const Function& f : fs)
+    for (const Param& p : f.params)
+      if (p.type.scalar == Scalar::Opaque && p.type.spelled == "cublasHandle_t") return true;
+  return false;
 }
 
 bool usesTape(const std::vector<Function>& fs) {
@@ -165,7 +175,9 @@ void emitPreamble(std::ostringstream& src, const Module& original, const std::ve
   bool tape = usesTape(derivatives);
   if (!options.headerName.empty()) src << "#include \"" << options.headerName << "\"\n\n";
   src << "#include <cmath>\n" << (tape ? "#include <vector>\n" : "") << "\n";
-  if (isCuda(derivatives)) src << "#include \"adjoint/cuda.h\"\n\n";
+  if (isCuda(derivatives))
+    src << "#include \"adjoint/cuda.h\"\n"
+        << (usesCublas(derivatives) ? "#include \"adjoint/cublas.h\"\n" : "") << "\n";
   if (tape)
     src << "// Takes the most recent value off a tape.\n"
            "template <class T> static T adjoint_pop(std::vector<T>& tape) {\n"
@@ -195,7 +207,8 @@ std::string emitHeader(const Module& original, const std::vector<Function>& deri
   std::ostringstream hdr;
   hdr << banner << "#pragma once\n\n";
   bool cuda = isCuda(derivatives);
-  if (cuda) hdr << "#include \"adjoint/cuda_host.h\"\n\n";
+  if (cuda)
+    hdr << (usesCublas(derivatives) ? "#include \"adjoint/cublas.h\"\n\n" : "#include \"adjoint/cuda_host.h\"\n\n");
   if (std::string includes = signatureIncludes(derivatives); !includes.empty()) hdr << includes << "\n";
   std::vector<std::shared_ptr<const StructInfo>> structs = structsUsed(derivatives);
   for (const auto& s : structs) hdr << s->keyword << " " << s->name << ";\n";

@@ -86,10 +86,13 @@ def harness(case, kernel, grid, block, specs, vjp_params, jvp_params, seed, mode
     kernel_params = [(t, n) for t, n in vjp_params if not n.endswith("_bar")]
     lines = []
     for t, n in kernel_params:
-        if n not in specs and t != "cudaStream_t":
+        if n not in specs and t not in ("cudaStream_t", "cublasHandle_t"):
             sys.exit(f"KERNEL {kernel}: no spec for parameter '{n}'")
         if t == "cudaStream_t":
             lines.append(f"cudaStream_t {n} = nullptr;")
+            continue
+        if t == "cublasHandle_t":
+            lines.append(f"cublasHandle_t {n};\n  cublasCreate(&{n});")
             continue
         spec = specs[n]
         elem = t.replace("const", "").replace("*", "")
@@ -130,6 +133,7 @@ def harness(case, kernel, grid, block, specs, vjp_params, jvp_params, seed, mode
 
 #include "adjoint/cuda.h"
 #include "adjoint/verify_kernel.h"
+{'#include "adjoint/cublas.h"' if any(t == "cublasHandle_t" for t, _ in kernel_params) else ""}
 #include "{case}"
 #include "{kernel}.grad.h"
 #include "{kernel}.jvp.h"
@@ -209,9 +213,10 @@ def main():
                 if r.returncode != 0:
                     sys.exit(f"nvcc rejected {os.path.basename(s)}:\n{r.stdout}{r.stderr}")
         host = [args.cxx, "-std=c++17", "-O1", "-x", "c++", "-DADJOINT_CPU_EXECUTION", "-Wall", "-Wextra", "-Werror",
-                "-Wno-unused-parameter", *args.cxxflags.split(), "-I", args.runtime, "-I", work]
+                "-Wno-unused-parameter", *args.cxxflags.split(), "-I", args.runtime, "-I", os.path.join(args.runtime, "adjoint", "cpu"),
+                "-I", work]
         if args.gpu:
-            r = run([nvcc, *nvcc_flags, "-O3", main_file, *sources, "-o", exe])
+            r = run([nvcc, *nvcc_flags, "-O3", main_file, *sources, "-o", exe, "-lcublas"])
         else:
             r = run([*host, main_file, *sources, "-o", exe])
         if r.returncode == 0 and not args.bench:

@@ -105,10 +105,9 @@ class ExtentFinder {
   ExprPtr upperOfBinary(const Expr& e, const Bounds& b) const {
     const ExprPtr &l = e.operands[0], &r = e.operands[1];
     // The global thread index: one below the threads of the grid.
-    if (isOp(e, Op::Add) && ((isProductOf(*l, "blockIdx.x", "blockDim.x") && r->kind == ExprKind::Var &&
-                              r->text == "threadIdx.x") ||
-                             (isProductOf(*r, "blockIdx.x", "blockDim.x") && l->kind == ExprKind::Var &&
-                              l->text == "threadIdx.x")))
+    if (isOp(e, Op::Add) &&
+        ((isProductOf(*l, "blockIdx.x", "blockDim.x") && r->kind == ExprKind::Var && r->text == "threadIdx.x") ||
+         (isProductOf(*r, "blockIdx.x", "blockDim.x") && l->kind == ExprKind::Var && l->text == "threadIdx.x")))
       return sub(mul(var("gridDim.x", l->type), var("blockDim.x", l->type)), one());
     ExprPtr ul = upper(l, b), ur = upper(r, b);
     switch (e.op) {
@@ -163,8 +162,8 @@ class ExtentFinder {
     if (v->kind != ExprKind::Var || !canBound(v->text)) return bounds;
     ExprPtr u = upper(limit, bounds);
     if (!u) return bounds;
-    bounds[v->text] = minimum(bounds.count(v->text) ? bounds[v->text] : upper(v, bounds),
-                              op == Op::Lt ? sub(u, one()) : u);
+    bounds[v->text] =
+        minimum(bounds.count(v->text) ? bounds[v->text] : upper(v, bounds), op == Op::Lt ? sub(u, one()) : u);
     return bounds;
   }
 
@@ -239,7 +238,8 @@ class ExtentFinder {
     bounds = withoutAssigned(bounds, loop.body);
     const Stmt* init = loop.init.get();
     std::set<std::string> inBody = assignedVariables(loop.body);
-    bool counted = init && init->kind == StmtKind::Decl && init->type.scalar == Scalar::Int && !inBody.count(init->name);
+    bool counted =
+        init && init->kind == StmtKind::Decl && init->type.scalar == Scalar::Int && !inBody.count(init->name);
     if (counted) {
       declared_.insert(init->name);
       bounds.erase(init->name);

@@ -499,6 +499,8 @@ void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
   } else if (const auto* e = dyn_cast<Expr>(s)) {
     if (const auto* launch = dyn_cast<CUDAKernelCallExpr>(e->IgnoreImplicit())) {
       if (ir::StmtPtr l = convertLaunch(launch)) out.push_back(l);
+    } else if (const auto* call = dyn_cast<CallExpr>(e->IgnoreImplicit()); call && isLibraryCall(call)) {
+      if (ir::StmtPtr l = convertLibraryCall(call)) out.push_back(l);
     } else if (ir::StmtPtr a = convertAssignment(e)) {
       out.push_back(a);
     } else if (const auto* call = dyn_cast<CallExpr>(e->IgnoreImplicit());

@@ -123,6 +123,8 @@ class Converter {
   ir::ExprPtr convertConstructed(const Expr* e);
   ir::ExprPtr convertLaunchArgument(const Expr* e);
   ir::StmtPtr convertLaunch(const CUDAKernelCallExpr* launch);
+  bool isLibraryCall(const CallExpr* call) const;
+  ir::StmtPtr convertLibraryCall(const CallExpr* call);
 };
 
 }  // namespace adjoint::frontend::detail

@@ -2,6 +2,7 @@
 // configurations they take (dim3 locals), and the handle types passed through untouched
 // (cudaStream_t, cublasHandle_t, ...).
 #include <clang/AST/ExprCXX.h>
+#include <clang/Basic/SourceManager.h>
 
 #include "ad/frontend/Converter.h"
 
@@ -60,6 +61,35 @@ ir::ExprPtr Converter::convertLaunchArgument(const Expr* e) {
   std::optional<PointerValue> p = pointerValue(e);
   if (!p) return placeholder();
   return p->offset ? ir::binary(ir::Op::Add, p->base, p->offset) : p->base;
+}
+
+bool Converter::isLibraryCall(const CallExpr* call) const {
+  const FunctionDecl* fd = call->getDirectCallee();
+  return fd && sm_.isInSystemHeader(fd->getLocation()) && fd->getName().starts_with("cublas");
+}
+
+// A call of a library that host code uses (cuBLAS): its arguments as written, pointers into
+// buffers as offsets, the addresses of the scalars it reads (&alpha), and its enumerators by name
+// (CUBLAS_OP_T).
+ir::StmtPtr Converter::convertLibraryCall(const CallExpr* call) {
+  std::vector<ir::ExprPtr> args;
+  for (const Expr* a : call->arguments()) {
+    const Expr* bare = a->IgnoreParenImpCasts();
+    const auto* ref = dyn_cast<DeclRefExpr>(bare);
+    const auto* address = dyn_cast<UnaryOperator>(bare);
+    if (ref && isa<EnumConstantDecl>(ref->getDecl())) {
+      args.push_back(ir::var(ref->getDecl()->getNameAsString(), ir::Type::opaque(bare->getType().getAsString())));
+    } else if (address && address->getOpcode() == UO_AddrOf && isa<DeclRefExpr>(address->getSubExpr())) {
+      args.push_back(ir::unary(ir::Op::AddressOf, convertExpr(address->getSubExpr())));
+    } else {
+      args.push_back(convertLaunchArgument(a));
+    }
+  }
+  std::string name = call->getDirectCallee()->getNameAsString();
+  if (llvm::StringRef(name).ends_with("_v2")) name.resize(name.size() - 3);  // cublas_v2.h's macros
+  auto type = convertType(call->getType(), call->getSourceRange(), /*allowVoid=*/true);
+  if (!type) return nullptr;
+  return ir::at(ir::eval(ir::call(name, args, *type)), loc(call->getBeginLoc()));
 }
 
 ir::StmtPtr Converter::convertLaunch(const CUDAKernelCallExpr* launch) {

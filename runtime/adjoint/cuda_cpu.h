@@ -44,7 +44,9 @@ enum cudaError_t {
   cudaSuccess = 0,
   cudaErrorInvalidValue = 1,
   cudaErrorMemoryAllocation = 2,
-  cudaErrorInvalidConfiguration = 9
+  cudaErrorInitializationError = 3,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorUnknown = 999
 };
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost,
@@ -116,6 +118,11 @@ inline cudaError_t cudaMemset(void* p, int value, size_t bytes) {
 }
 inline cudaError_t cudaMemsetAsync(void* p, int value, size_t bytes, cudaStream_t) {
   return cudaMemset(p, value, bytes);
+}
+// `height` rows of `width` bytes, `pitch` bytes apart.
+inline cudaError_t cudaMemset2DAsync(void* p, size_t pitch, int value, size_t width, size_t height, cudaStream_t) {
+  for (size_t row = 0; row < height; ++row) std::memset(static_cast<char*>(p) + row * pitch, value, width);
+  return cudaSuccess;
 }
 
 // CUDA's fast-math intrinsics, computed exactly.

@@ -65,9 +65,10 @@ TEST_CASE("a constant index, and indices with no bound") {
   // An index read from memory, and one unguarded local that a loop keeps changing.
   Function fromMemory = kernel({assign(at("y", cast(kInt, at("x", number(0, kInt)))), Op::Assign, number(0, kFloat))});
   CHECK(extentOf(fromMemory, "y") == "none");
-  Function changing = kernel({decl("j", kInt, number(0, kInt)),
-                              whileStmt(binary(Op::Lt, v("j"), v("n")), {assign(at("y", v("j")), Op::Assign, number(0, kFloat)),
-                                                                          assign(v("j"), Op::Add, number(2, kInt))})});
+  Function changing =
+      kernel({decl("j", kInt, number(0, kInt)),
+              whileStmt(binary(Op::Lt, v("j"), v("n")), {assign(at("y", v("j")), Op::Assign, number(0, kFloat)),
+                                                         assign(v("j"), Op::Add, number(2, kInt))})});
   CHECK(extentOf(changing, "y") == "none");
 }
 

@@ -1,0 +1,172 @@
+#include "ad/derive/HostSteps.h"
+
+#include <algorithm>
+
+#include "ad/analysis/Activity.h"
+#include "ad/analysis/Extents.h"
+#include "ad/ir/Diagnostic.h"
+#include "ad/ir/Names.h"
+
+namespace adjoint::derive {
+
+using namespace ir;
+
+namespace {
+
+const Type kCount = Type::integer("long long");
+const Type kError = Type::opaque("cudaError_t");
+
+// The arguments of cublasSgemm / cublasDgemm.
+enum Gemm : size_t { kHandle, kTransA, kTransB, kM, kN, kK, kAlpha, kA, kLda, kB, kLdb, kBeta, kC, kLdc, kGemmArgs };
+
+bool isGemm(const std::string& callee) { return callee == "cublasSgemm" || callee == "cublasDgemm"; }
+
+// `arg` as a pointer into one of host's buffers.
+BufferArg bufferArg(const Stmt& s, const Function& host, size_t position, const ExprPtr& arg) {
+  bool offset = isOp(*arg, Op::Add);
+  const ExprPtr& base = offset ? arg->operands[0] : arg;
+  if (base->kind != ExprKind::Var || !host.param(base->text))
+    throw Diagnostic(s.loc, "argument " + std::to_string(position + 1) + " of this " +
+                                (s.kind == StmtKind::Launch ? "launch" : "call") + " is not a buffer parameter",
+                     "pass the function's pointer parameters, or offsets into them (xs + l * n)");
+  BufferArg b{position, base->text, offset ? arg->operands[1] : nullptr};
+  b.floating = host.param(base->text)->type.isFloating();
+  return b;
+}
+
+Step describeLaunch(const Stmt& s, const Function& host, const Module& m) {
+  const Function* kernel = m.find(s.expr->text);
+  if (!kernel || !kernel->kernel) throw InternalError("launch of '" + s.expr->text + "', which is not a kernel");
+  Step step{&s, kernel, {}, {}, {}};
+  std::set<std::string> read = analysis::readVariablesBesidesUpdates(kernel->body);
+  std::set<std::string> written = analysis::writtenVariables(kernel->body);
+  for (size_t i = 0; i < s.expr->operands.size(); ++i) {
+    const Param& p = kernel->params[i];
+    if (!p.type.pointer) continue;
+    BufferArg b = bufferArg(s, host, i, s.expr->operands[i]);
+    b.reads = read.count(p.name) > 0;
+    b.writes = written.count(p.name) > 0;
+    b.floating = p.type.isFloating();
+    step.buffers.push_back(b);
+  }
+  return step;
+}
+
+// Whether `e` is &x for a local x declared 0 (and, host code being straight-line, never changed).
+bool pointsToZero(const ExprPtr& e, const StmtList& locals) {
+  if (!isOp(*e, Op::AddressOf) || e->operands[0]->kind != ExprKind::Var) return false;
+  for (const StmtPtr& d : locals)
+    if (d->name == e->operands[0]->text) return d->expr && isZero(d->expr);
+  return false;
+}
+
+Step describeGemm(const Stmt& s, const Function& host, const StmtList& locals) {
+  const std::vector<ExprPtr>& args = s.expr->operands;
+  if (args.size() != kGemmArgs) throw InternalError("a GEMM call without its 14 arguments");
+  for (size_t t : {kTransA, kTransB})
+    if (args[t]->kind != ExprKind::Var || (args[t]->text != "CUBLAS_OP_N" && args[t]->text != "CUBLAS_OP_T"))
+      throw Diagnostic(s.loc, "the transposition of a GEMM must be CUBLAS_OP_N or CUBLAS_OP_T, written out",
+                       "Adjoint chooses the GEMMs of the gradient by the transpositions of the forward's");
+  for (size_t scalar : {kAlpha, kBeta})
+    if (!isOp(*args[scalar], Op::AddressOf))
+      throw Diagnostic(s.loc, "alpha and beta of a GEMM must be the addresses of host variables (&alpha)",
+                       "cuBLAS's default pointer mode: declare const float alpha = 1.0f and pass &alpha");
+  Step step{&s, nullptr, {}, {}, {}};
+  for (size_t operand : {kA, kB, kC}) {
+    BufferArg b = bufferArg(s, host, operand, args[operand]);
+    b.reads = operand != kC || !pointsToZero(args[kBeta], locals);
+    b.writes = operand == kC;
+    step.buffers.push_back(b);
+  }
+  return step;
+}
+
+ExprPtr count(const ExprPtr& e) { return cast(kCount, e); }
+
+// One past the last element of an m x n column-major matrix (op = N) or its transpose (op = T).
+ExprPtr matrixExtent(const ExprPtr& op, const ExprPtr& rows, const ExprPtr& cols, const ExprPtr& ld) {
+  bool transposed = op->text == "CUBLAS_OP_T";
+  const ExprPtr& stored = transposed ? cols : rows;
+  const ExprPtr& columns = transposed ? rows : cols;
+  return add(mul(count(ld), sub(columns, number(1, columns->type))), stored);
+}
+
+// The configuration's dimension `d` (x, y, z) of `config` (an integer or a dim3).
+ExprPtr dimension(const ExprPtr& config, char d) {
+  if (config->type.scalar == Scalar::Opaque) return member(config, std::string(1, d));
+  return d == 'x' ? config : number(1, Type::integer("unsigned int", true));
+}
+
+ExprPtr kernelExtent(const Step& step, const BufferArg& b) {
+  const Stmt& s = *step.stmt;
+  const Function& kernel = *step.kernel;
+  ExprPtr e = analysis::accessExtent(kernel, kernel.params[b.position].name);
+  if (!e)
+    throw Diagnostic(s.loc, "cannot tell how many elements of '" + b.buffer + "' the kernel '" + kernel.name + "' touches",
+                     "Adjoint copies the buffers the forward writes; guard the kernel's indices with the sizes it "
+                     "is passed (if (i < n)) or index them in counted loops (for (int j = 0; j < C; ++j))");
+  std::map<std::string, ExprPtr> values;
+  for (size_t i = 0; i < kernel.params.size(); ++i) values[kernel.params[i].name] = s.expr->operands[i];
+  for (char d : {'x', 'y', 'z'}) {
+    values[std::string("gridDim.") + d] = dimension(s.args[0], d);
+    values[std::string("blockDim.") + d] = dimension(s.args[1], d);
+  }
+  return substitute(e, [&](const Expr& v) {
+    auto it = values.find(v.text);
+    return it == values.end() ? nullptr : it->second;
+  });
+}
+
+ExprPtr gemmExtent(const Step& step, const BufferArg& b) {
+  const std::vector<ExprPtr>& a = step.stmt->expr->operands;
+  if (b.position == kA) return matrixExtent(a[kTransA], a[kM], a[kK], a[kLda]);
+  if (b.position == kB) return matrixExtent(a[kTransB], a[kK], a[kN], a[kLdb]);
+  return matrixExtent(var("CUBLAS_OP_N", a[kTransA]->type), a[kM], a[kN], a[kLdc]);
+}
+
+}  // namespace
+
+bool Step::writes(const std::string& buffer) const {
+  return std::any_of(buffers.begin(), buffers.end(), [&](const BufferArg& b) { return b.buffer == buffer && b.writes; });
+}
+bool Step::reads(const std::string& buffer) const {
+  return std::any_of(buffers.begin(), buffers.end(), [&](const BufferArg& b) { return b.buffer == buffer && b.reads; });
+}
+
+std::optional<Step> describeStep(const Stmt& s, const Function& host, const Module& m, const StmtList& locals) {
+  if (s.kind == StmtKind::Launch) return describeLaunch(s, host, m);
+  if (s.kind == StmtKind::Eval && s.expr->kind == ExprKind::Call && isGemm(s.expr->text))
+    return describeGemm(s, host, locals);
+  return std::nullopt;
+}
+
+ExprPtr stepExtent(const Step& step, const BufferArg& b) {
+  ExprPtr e = step.kernel ? kernelExtent(step, b) : gemmExtent(step, b);
+  return b.offset ? add(b.offset, e) : e;
+}
+
+StmtPtr forwardStatement(const Step& step, std::vector<ExprPtr> args, const ExprPtr& status) {
+  if (!step.kernel) return assign(status, Op::Assign, call("adjoint::gemm", std::move(args), kError));
+  StmtPtr s = launch(call(step.kernel->name, std::move(args), Type::of(Scalar::Void)), step.stmt->args);
+  s->lhs = status;
+  return s;
+}
+
+StmtPtr derivativeStatement(const Step& step, bool reverse, std::vector<ExprPtr> args, std::vector<ExprPtr> derivatives,
+                            const std::string& kernelDerivative, const ExprPtr& status) {
+  if (step.kernel) {
+    args.insert(args.end(), derivatives.begin(), derivatives.end());
+    StmtPtr s = launch(call(kernelDerivative, std::move(args), Type::of(Scalar::Void)), step.stmt->args);
+    s->lhs = status;
+    s->throughLauncher = true;
+    return s;
+  }
+  // gemm_vjp / gemm_jvp (adjoint/cublas.h): the GEMM's arguments but C, then the derivatives of
+  // A, B and C.
+  std::vector<ExprPtr> gemm(args.begin(), args.begin() + kC);
+  gemm.push_back(args[kLdc]);
+  gemm.insert(gemm.end(), derivatives.begin(), derivatives.end());
+  return assign(status, Op::Assign, call(reverse ? "adjoint::gemm_vjp" : "adjoint::gemm_jvp", gemm, kError));
+}
+
+}  // namespace adjoint::derive

@@ -1,0 +1,52 @@
+// The steps of host code over kernels, each a function from buffers to buffers: a kernel launch or
+// a cuBLAS GEMM. For each: the buffers it reads and writes, how many elements of each it touches,
+// and the statements of its forward, pullback and tangent (see HostLevel.h for how they are
+// put together).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ad/ir/Function.h"
+
+namespace adjoint::derive {
+
+// One pointer argument of a step: which of the host function's buffers it points into, and where.
+struct BufferArg {
+  size_t position;  // among the step's arguments
+  std::string buffer;
+  ir::ExprPtr offset;  // null: the start of the buffer
+  bool reads = false, writes = false;
+  bool floating = true;  // has a derivative
+};
+
+struct Step {
+  const ir::Stmt* stmt;
+  const ir::Function* kernel = nullptr;  // null: a GEMM (cublasSgemm, cublasDgemm)
+  std::vector<BufferArg> buffers;
+  std::map<std::string, std::string> before, after;  // buffer -> the version the step reads, leaves
+
+  bool writes(const std::string& buffer) const;
+  bool reads(const std::string& buffer) const;
+};
+
+// The step of statement `s` of `host` (a launch, or a GEMM), or nothing for another statement.
+// `locals`: the host function's declarations (a GEMM whose beta is a local 0 does not read C).
+std::optional<Step> describeStep(const ir::Stmt& s, const ir::Function& host, const ir::Module& m,
+                                 const ir::StmtList& locals);
+
+// How many elements of b's buffer the step touches, counted from the start of the buffer.
+ir::ExprPtr stepExtent(const Step& step, const BufferArg& b);
+
+// The step's own call with `args` (its arguments, buffers replaced by the versions it runs on);
+// `status` receives its cudaError_t.
+ir::StmtPtr forwardStatement(const Step& step, std::vector<ir::ExprPtr> args, const ir::ExprPtr& status);
+// The step's pullback or tangent: `args` as above, `derivatives` the derivative arrays of its
+// floating buffers in order, `kernelDerivative` the name of the kernel's vjp or jvp.
+ir::StmtPtr derivativeStatement(const Step& step, bool reverse, std::vector<ir::ExprPtr> args,
+                                std::vector<ir::ExprPtr> derivatives, const std::string& kernelDerivative,
+                                const ir::ExprPtr& status);
+
+}  // namespace adjoint::derive

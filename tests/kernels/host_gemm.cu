@@ -1,0 +1,52 @@
+// Host code over cuBLAS: GEMMs differentiated at the matrix level (A_bar += alpha C_bar op(B)^T,
+// B_bar += alpha op(A)^T C_bar, C_bar = beta C_bar), with kernels between them.
+#include <cublas_v2.h>
+
+// C (m x n) = A^T B, A stored k x m, B stored k x n: the transpositions of a linear layer.
+// HOST: gemm_tn A=[30] B=[20] C=[24] m=6 n=4 k=5
+void gemm_tn(cublasHandle_t handle, const float* A, const float* B, float* C, int m, int n, int k) {
+  const float alpha = 1.0f, beta = 0.0f;
+  cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &alpha, A, k, B, k, &beta, C, m);
+}
+
+// C += 0.5 A B^T, in double: beta 1 reads C, leading dimensions larger than the rows.
+// HOST: gemm_nt_accumulate A=[35] B=[28] C=[28] m=5 n=4 k=6
+void gemm_nt_accumulate(cublasHandle_t handle, const double* A, const double* B, double* C, int m, int n, int k) {
+  const double alpha = 0.5, beta = 1.0;
+  cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, m, n, k, &alpha, A, m + 1, B, n, &beta, C, m + 2);
+}
+
+// C = A^T B^T and C = A B: the other two transpositions.
+// HOST: gemm_tt_nn A=[12] B=[12] C=[9] D=[9] m=3 n=3 k=4
+void gemm_tt_nn(cublasHandle_t handle, const float* A, const float* B, float* C, float* D, int m, int n, int k) {
+  const float alpha = 2.0f, beta = 0.0f;
+  cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_T, m, n, k, &alpha, A, k, B, n, &beta, C, m);
+  cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, m, &alpha, C, m, C, m, &beta, D, m);
+}
+
+// ReLU of a layer's pre-activation plus bias, in place; rows of `cols` features, column-major.
+__global__ void bias_relu(float* h, const float* bias, int rows, int cols) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows * cols) h[i] = fmaxf(h[i] + bias[i % cols], 0.0f);
+}
+
+__global__ void mean_squared(const float* out, const float* target, float* loss, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float r = out[i] - target[i];
+  atomicAdd(loss, r * r / n);
+}
+
+// Two layers and a loss, as hand-written training code lays them out: X is B x D (stored as
+// D x B column-major), W1 D x H, W2 H x C; intermediates passed in by the caller.
+// HOST: mlp X=[40] W1=[30] b1=[6] W2=[18] b2=[3] Y=[24] H=[48] O=[24] loss=[1] B=8 D=5 Hd=6 C=3
+void mlp(cublasHandle_t handle, const float* X, const float* W1, const float* b1, const float* W2, const float* b2,
+         const float* Y, float* H, float* O, float* loss, int B, int D, int Hd, int C) {
+  const float one = 1.0f, zero = 0.0f;
+  int threads = 64;
+  cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, Hd, B, D, &one, W1, D, X, D, &zero, H, Hd);
+  bias_relu<<<(B * Hd + threads - 1) / threads, threads>>>(H, b1, B, Hd);
+  cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, Hd, &one, W2, Hd, H, Hd, &zero, O, C);
+  bias_relu<<<(B * C + threads - 1) / threads, threads>>>(O, b2, B, C);
+  mean_squared<<<(B * C + threads - 1) / threads, threads>>>(O, Y, loss, B * C);
+}
