@@ -129,11 +129,34 @@ std::string wrapped(const std::string& text, size_t width) {
   return out;
 }
 
+// A training step: what it does, and what its optimizer's parameters mean.
+std::string trainStepDoc(const Function& d) {
+  std::string optimizer;
+  for (const Param& p : d.params) {
+    if (p.role == Role::OptimizerState)
+      optimizer +=
+          "\n  " + p.name + ": the optimizer's state for " + p.of + ", updated in place (zero before the first step)";
+    else if (p.role == Role::Hyperparameter)
+      optimizer += "\n  " + p.name +
+                   (p.name == "lr"     ? ": the learning rate"
+                    : p.name == "step" ? ": the number of this step, from 1 (bias correction)"
+                                       : ": the optimizer's " + p.name);
+  }
+  std::string doc = "Training step of " + d.primal + ": runs " + d.primal +
+                    " (the buffers it writes hold what it leaves in them, the loss included), computes the "
+                    "gradient of the loss with respect to the trained parameters (the buffers not const here) and "
+                    "updates them in place. Returns the first error of its launches, GEMMs and copies (cudaSuccess "
+                    "when all ran)." +
+                    optimizer;
+  return wrapped(doc, 96);
+}
+
 // What the entry point computes and what each derivative parameter means, for the header.
 std::string entryDoc(const Function& d, const Module& original) {
   const Function* f = original.find(d.primal);
   std::set<std::string> written = f ? analysis::writtenVariables(f->body) : std::set<std::string>{};
   bool jvp = endsWith(d.name, "_jvp");
+  if (endsWith(d.name, "_train_step")) return trainStepDoc(d);
   std::string doc;
   if (jvp)
     doc = "Forward mode of " + d.primal + ": " +
@@ -177,7 +200,8 @@ void emitPreamble(std::ostringstream& src, const Module& original, const std::ve
   src << "#include <cmath>\n" << (tape ? "#include <vector>\n" : "") << "\n";
   if (isCuda(derivatives))
     src << "#include \"adjoint/cuda.h\"\n"
-        << (usesCublas(derivatives) ? "#include \"adjoint/cublas.h\"\n" : "") << "\n";
+        << (usesCublas(derivatives) ? "#include \"adjoint/cublas.h\"\n" : "")
+        << (endsWith(derivatives.front().name, "_train_step") ? "#include \"adjoint/optimizers.h\"\n" : "") << "\n";
   if (tape)
     src << "// Takes the most recent value off a tape.\n"
            "template <class T> static T adjoint_pop(std::vector<T>& tape) {\n"

@@ -59,10 +59,10 @@ class ExtentFinder {
   ExtentFinder(const Function& kernel, const std::string& array)
       : kernel_(kernel), array_(array), assigned_(reassigned(kernel.body)) {}
 
-  ExprPtr run() {
+  AccessExtent run() {
     Bounds bounds;
     visit(kernel_.body, bounds);
-    return failed_ || !extent_ ? nullptr : extent_;
+    return {failed_ ? nullptr : extent_, unboundedReads_};
   }
 
  private:
@@ -73,7 +73,7 @@ class ExtentFinder {
   std::set<std::string> assigned_;
   std::set<std::string> declared_;  // locals declared with a value they keep
   ExprPtr extent_;
-  bool failed_ = false;
+  bool failed_ = false, unboundedReads_ = false;
 
   bool isStableParam(const std::string& name) const {
     const Param* p = kernel_.param(name);
@@ -169,19 +169,29 @@ class ExtentFinder {
 
   bool canBound(const std::string& name) const { return declared_.count(name) > 0; }
 
-  void access(const ExprPtr& index, const Bounds& bounds) {
+  void access(const ExprPtr& index, const Bounds& bounds, bool write) {
     ExprPtr u = upper(index, bounds);
     if (!u) {
-      failed_ = true;
+      (write ? failed_ : unboundedReads_) = true;
       return;
     }
     extent_ = maximum(extent_, plusOne(u));
   }
 
-  void accesses(const ExprPtr& e, const Bounds& bounds) {
+  bool isElement(const Expr& x) const {
+    return x.kind == ExprKind::Index && x.operands[0]->kind == ExprKind::Var && x.operands[0]->text == array_;
+  }
+
+  // The accesses of e: reads, except e itself when `written` (an assignment's target).
+  void accesses(const ExprPtr& e, const Bounds& bounds, bool written = false) {
+    if (!e) return;
+    if (written && isElement(*e)) {
+      access(e->operands[1], bounds, true);
+      accesses(e->operands[1], bounds);
+      return;
+    }
     walk(e, [&](const Expr& x) {
-      if (x.kind == ExprKind::Index && x.operands[0]->kind == ExprKind::Var && x.operands[0]->text == array_)
-        access(x.operands[1], bounds);
+      if (isElement(x)) access(x.operands[1], bounds, false);
       if (x.kind == ExprKind::Call)
         for (const ExprPtr& a : x.operands)
           if (a->kind == ExprKind::Var && a->text == array_) failed_ = true;  // passed on: not followed
@@ -189,7 +199,8 @@ class ExtentFinder {
   }
 
   void visitOwn(const Stmt& s, const Bounds& bounds) {
-    for (const ExprPtr& e : {s.lhs, s.expr}) accesses(e, bounds);
+    accesses(s.lhs, bounds, true);
+    accesses(s.expr, bounds);
     for (const ExprPtr& e : s.args) accesses(e, bounds);
   }
 
@@ -259,6 +270,8 @@ class ExtentFinder {
 
 }  // namespace
 
-ExprPtr accessExtent(const Function& kernel, const std::string& array) { return ExtentFinder(kernel, array).run(); }
+AccessExtent accessExtent(const Function& kernel, const std::string& array) {
+  return ExtentFinder(kernel, array).run();
+}
 
 }  // namespace adjoint::analysis

@@ -13,8 +13,14 @@
 
 namespace adjoint::analysis {
 
-// The extent of `array` in `kernel`, or null when some index into it has no bound to tell (or
-// the kernel passes the array on to a call).
-ir::ExprPtr accessExtent(const ir::Function& kernel, const std::string& array);
+struct AccessExtent {
+  // One past the largest index of the accesses with a bound; null when none has one, or when a
+  // write's index has none (or the kernel passes the array on to a call).
+  ir::ExprPtr extent;
+  // Some read's index has no bound to tell: an index read from memory (logits[row * C + label[row]]).
+  bool unboundedReads = false;
+};
+
+AccessExtent accessExtent(const ir::Function& kernel, const std::string& array);
 
 }  // namespace adjoint::analysis

@@ -27,11 +27,13 @@ void markUnusedParams(Function& g) {
 }
 
 std::string derivativeName(const Function& f, const std::set<std::string>& wrt, Mode mode, bool entry) {
-  // A kernel's derivatives keep the kernel's conventions, whoever requests them (K_vjp, K_jvp).
-  if (entry || f.kernel) return f.name + (mode == Mode::Forward ? "_jvp" : f.returnsFloating() ? "_grad" : "_vjp");
-  std::string name = f.name + (mode == Mode::Forward ? "_jvp" : "_pullback");
+  if (entry) return f.name + (mode == Mode::Forward ? "_jvp" : f.returnsFloating() ? "_grad" : "_vjp");
+  // A kernel's derivatives keep the kernel's conventions, whoever requests them (K_vjp, K_jvp),
+  // with respect to its arrays unless named otherwise.
+  std::string name = f.name + (mode == Mode::Forward ? "_jvp" : f.kernel ? "_vjp" : "_pullback");
   std::set<std::string> all;
-  for (const Param* p : differentiatedParams(f, {})) all.insert(p->name);
+  for (const Param* p : differentiatedParams(f, {}))
+    if (!f.kernel || p->type.pointer) all.insert(p->name);
   if (wrt == all) return name;
   name += "_wrt";
   for (const std::string& p : wrt) name += "_" + p;

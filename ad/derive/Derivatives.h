@@ -5,6 +5,7 @@
 
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,10 +16,19 @@ namespace adjoint::derive {
 
 enum class Mode { Reverse, Forward };
 
+// A training step of host code (adjoint train-step): the parameters it trains, how, and the
+// buffer holding the loss.
+struct TrainStep {
+  std::vector<std::string> params;
+  std::string optimizer = "sgd";  // sgd, momentum, adamw
+  std::string loss = "loss";
+};
+
 struct Request {
   std::string function;
-  std::set<std::string> wrt;  // differentiated parameters (output arrays always are)
-  bool entry = false;         // the user's entry point (`f_grad`/`f_vjp`/`f_jvp`), else an internal helper
+  std::set<std::string> wrt;         // differentiated parameters (output arrays always are)
+  bool entry = false;                // the user's entry point (`f_grad`/`f_vjp`/`f_jvp`), else an internal helper
+  std::optional<TrainStep> train{};  // the entry point is f_train_step
 };
 
 // Generates the requested derivative functions and those of every callee they need. The entry

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "ad/derive/HostSteps.h"
+#include "ad/derive/Optimizers.h"
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Names.h"
 
@@ -49,20 +50,29 @@ class HostBuilder {
   Function build() {
     collect();
     Function g;
-    g.name = derivativeName(f_, r_.wrt, mode_, true);
+    g.name = train() ? f_.name + "_train_step" : derivativeName(f_, r_.wrt, mode_, true);
     g.returnType = Type::opaque("cudaError_t");
     g.params = f_.params;
     g.primal = f_.name;
     g.loc = f_.loc;
     g.internal = !r_.entry;
-    for (const Param& p : f_.params)
-      if (p.type.pointer && p.type.isFloating())  // directions of buffers f only reads are const
-        g.params.push_back(Param{p.name + suffix(), derivativeType(p.name),
-                                 mode_ == Mode::Reverse ? Role::Adjoint : Role::Tangent, p.name});
+    if (train()) {
+      checkTraining();
+      for (Param& p : g.params)
+        if (isTrained(p.name)) p.type.constPointee = false;
+      std::vector<Param> extra = optimizerParams(*r_.train, f_.param(r_.train->params[0])->type.element());
+      g.params.insert(g.params.end(), extra.begin(), extra.end());
+    } else {
+      for (const Param& p : f_.params)
+        if (p.type.pointer && p.type.isFloating())  // directions of buffers f only reads are const
+          g.params.push_back(Param{p.name + suffix(), derivativeType(p.name),
+                                   mode_ == Mode::Reverse ? Role::Adjoint : Role::Tangent, p.name});
+    }
     for (const Param& p : g.params) names_.insert(p.name);
+    findActive();
     planVersions();
     g.body = locals_;
-    StmtList scratch = allocateVersions();
+    StmtList scratch = allocateScratch();
     g.body.insert(g.body.end(), scratch.begin(), scratch.end());
     StmtList sweeps = mode_ == Mode::Reverse ? reverseSweeps() : tangentSweep();
     g.body.insert(g.body.end(), sweeps.begin(), sweeps.end());
@@ -83,6 +93,19 @@ class HostBuilder {
   std::string status_, scratch_;
   std::map<std::string, std::string> counts_;  // buffer -> the local holding its extent
   ExprPtr stream_;
+  // The buffers with adjoints: every floating one in f_vjp; in a training step, those that depend
+  // on the trained parameters and that the loss depends on, and what their steps' pullbacks need.
+  std::set<std::string> active_, withAdjoint_;
+
+  bool train() const { return r_.train.has_value(); }
+  bool isTrained(const std::string& buffer) const {
+    return train() && std::count(r_.train->params.begin(), r_.train->params.end(), buffer) > 0;
+  }
+  // Whether step s's pullback runs: it writes a buffer with an adjoint.
+  bool differentiated(const Step& s) const {
+    return std::any_of(s.buffers.begin(), s.buffers.end(),
+                       [&](const BufferArg& b) { return b.writes && active_.count(b.buffer); });
+  }
 
   bool writes(const std::string& buffer) const {
     return std::any_of(steps_.begin(), steps_.end(), [&](const Step& s) { return s.writes(buffer); });
@@ -122,16 +145,27 @@ class HostBuilder {
 
   // ---- versions: the copies the forward runs in ------------------------------------------------
 
-  // The elements of `buffer` that any step touches.
-  ExprPtr extent(const std::string& buffer) const {
+  // The elements of `buffer` that any step touches. A read at indices from memory is taken to
+  // stay within what the other steps bound (`unbounded` names its line).
+  ExprPtr extent(const std::string& buffer, const Step** unbounded = nullptr) const {
     std::vector<ExprPtr> extents;
+    const Step* reading = nullptr;
     for (const Step& s : steps_)
-      for (const BufferArg& b : s.buffers)
-        if (b.buffer == buffer) {
-          ExprPtr e = stepExtent(s, b);
-          if (std::none_of(extents.begin(), extents.end(), [&](const ExprPtr& x) { return sameExpr(*x, *e); }))
-            extents.push_back(e);
-        }
+      for (const BufferArg& b : s.buffers) {
+        if (b.buffer != buffer) continue;
+        analysis::AccessExtent a = stepExtent(s, b);
+        if (a.unboundedReads && !reading) reading = &s;
+        if (a.extent &&
+            std::none_of(extents.begin(), extents.end(), [&](const ExprPtr& x) { return sameExpr(*x, *a.extent); }))
+          extents.push_back(a.extent);
+      }
+    if (extents.empty())
+      throw Diagnostic(
+          reading->stmt->loc,
+          "cannot tell how many elements of '" + buffer + "' the kernel '" + reading->kernel->name + "' reads",
+          "its indices into the buffer are read from memory; Adjoint copies the buffers the forward "
+          "writes and needs their sizes from indices it can bound");
+    if (unbounded) *unbounded = reading;
     ExprPtr out = extents.front();
     for (size_t i = 1; i < extents.size(); ++i) out = call("std::max<long long>", {out, extents[i]}, kCount);
     return out;
@@ -163,28 +197,125 @@ class HostBuilder {
     }
   }
 
-  StmtList allocateVersions() {
+  // ---- scratch: versions and, in a training step, adjoints ------------------------------------
+
+  void checkTraining() const {
+    const TrainStep& t = *r_.train;
+    for (const std::string& p : t.params) {
+      const Param* param = f_.param(p);
+      if (!param || !param->type.pointer || !param->type.isFloating())
+        throw Diagnostic(f_.loc, "'" + p + "' is not a float or double buffer of '" + f_.name + "'",
+                         "--params names the buffers the step trains");
+      if (writes(p))
+        throw Diagnostic(f_.loc, "'" + f_.name + "' writes the trained parameter '" + p + "'",
+                         "a training step updates its parameters itself; the forward only reads them");
+    }
+    const Param* loss = f_.param(t.loss);
+    if (!loss || !loss->type.pointer || !loss->type.isFloating() || !writes(t.loss))
+      throw Diagnostic(f_.loc, "'" + f_.name + "' writes no loss buffer named '" + t.loss + "'",
+                       "name the one-element buffer the function writes its loss into with --loss");
+  }
+
+  // f_vjp: every floating buffer has an adjoint. A training step: what depends on the trained
+  // parameters and what the loss depends on.
+  void findActive() {
+    std::set<std::string> floating;
+    for (const Param& p : f_.params)
+      if (p.type.pointer && p.type.isFloating()) floating.insert(p.name);
+    if (!train()) {
+      active_ = withAdjoint_ = floating;
+      return;
+    }
+    std::set<std::string> varied(r_.train->params.begin(), r_.train->params.end()), useful{r_.train->loss};
+    for (const Step& s : steps_)
+      if (std::any_of(s.buffers.begin(), s.buffers.end(),
+                      [&](const BufferArg& b) { return b.reads && varied.count(b.buffer); }))
+        for (const BufferArg& b : s.buffers)
+          if (b.writes) varied.insert(b.buffer);
+    for (size_t k = steps_.size(); k-- > 0;)
+      if (std::any_of(steps_[k].buffers.begin(), steps_[k].buffers.end(),
+                      [&](const BufferArg& b) { return b.writes && useful.count(b.buffer); }))
+        for (const BufferArg& b : steps_[k].buffers)
+          if (b.reads) useful.insert(b.buffer);
+    for (const std::string& b : floating)
+      if (varied.count(b) && useful.count(b)) active_.insert(b);
+    for (const std::string& p : r_.train->params)
+      if (!active_.count(p))
+        throw Diagnostic(f_.loc,
+                         "the loss '" + r_.train->loss + "' does not depend on the trained parameter '" + p + "'",
+                         "train the parameters that the steps of '" + f_.name + "' lead from to the loss");
+    withAdjoint_ = active_;
+    for (const Step& s : steps_)
+      if (differentiated(s))
+        for (const BufferArg* b : derivativeBuffers(s))
+          if (b) withAdjoint_.insert(b->buffer);
+  }
+
+  StmtList allocateScratch() {
     status_ = names_.fresh("status");
     StmtList out;
     out.push_back(withComment(decl(status_, kStatus, nullptr),
                               "the first error of the steps and copies below (the later ones still run)"));
-    if (versions_.empty()) return out;
+    if (versions_.empty() && !train()) return out;
     scratch_ = names_.fresh("scratch");
-    out.push_back(
-        withComment(decl(scratch_, kScratch, call("adjoint::Scratch", {stream_}, kScratch)),
-                    "The forward runs in copies of the buffers it writes, leaving yours as they came in; scratch\n"
-                    "memory of the stream, reused from call to call."));
+    out.push_back(withComment(
+        decl(scratch_, kScratch, call("adjoint::Scratch", {stream_}, kScratch)),
+        train() ? "The forward keeps the values the reverse needs in copies, the adjoints are scratch too:\n"
+                  "memory of the stream, reused from call to call."
+                : "The forward runs in copies of the buffers it writes, leaving yours as they came in; scratch\n"
+                  "memory of the stream, reused from call to call."));
     for (const Version& v : versions_) {
-      if (!counts_.count(v.buffer)) {
-        counts_[v.buffer] = names_.fresh(v.buffer + "_count");
-        out.push_back(withComment(decl(counts_[v.buffer], kCount, extent(v.buffer)),
-                                  "elements of " + v.buffer + " the forward touches"));
-      }
-      Type t = f_.param(v.buffer)->type.element().pointerTo(false);
-      out.push_back(decl(v.name, t, call(scratch_ + ".take<" + t.scalarSpelling() + ">", {count(v.buffer)}, t)));
+      declareCount(v.buffer, out);
+      out.push_back(take(v.name, v.buffer));
     }
+    if (train())
+      for (const std::string& b : withAdjoint_) {
+        declareCount(b, out);
+        out.push_back(take(b + "_bar", b));
+      }
     out.push_back(ifStmt(unary(Op::Not, var(scratch_, kScratch)),
                          {ret(call(scratch_ + ".status", {}, Type::opaque("cudaError_t")))}));
+    if (train()) {
+      StmtList seeds = seedAdjoints();
+      out.insert(out.end(), seeds.begin(), seeds.end());
+    }
+    return out;
+  }
+
+  void declareCount(const std::string& buffer, StmtList& out) {
+    if (counts_.count(buffer)) return;
+    counts_[buffer] = names_.fresh(buffer + "_count");
+    out.push_back(
+        withComment(decl(counts_[buffer], kCount, extent(buffer)), "elements of " + buffer + " the forward touches"));
+  }
+  StmtPtr take(const std::string& name, const std::string& buffer) {
+    Type t = f_.param(buffer)->type.element().pointerTo(false);
+    return decl(name, t, call(scratch_ + ".take<" + t.scalarSpelling() + ">", {count(buffer)}, t));
+  }
+  StmtPtr fill(const std::string& name, const std::string& buffer, double value) const {
+    Type t = f_.param(buffer)->type;
+    return assign(status(), Op::Assign,
+                  call("adjoint::fill",
+                       {var(name, t.element().pointerTo(false)), count(buffer), number(value, t.element()), stream_},
+                       Type::opaque("cudaError_t")));
+  }
+
+  // The adjoints start at zero, the loss's at one; a loss that f adds into starts at zero.
+  StmtList seedAdjoints() const {
+    StmtList out;
+    for (const std::string& b : withAdjoint_)
+      if (b != r_.train->loss) out.push_back(fill(b + "_bar", b, 0));
+    if (!out.empty()) out.front()->comment = "the adjoints start at zero; the loss's at one (d loss / d loss)";
+    out.push_back(fill(r_.train->loss + "_bar", r_.train->loss, 1));
+    for (const Step& s : steps_) {
+      auto loss = std::find_if(s.buffers.begin(), s.buffers.end(),
+                               [&](const BufferArg& b) { return b.buffer == r_.train->loss; });
+      if (loss == s.buffers.end()) continue;
+      if (loss->reads || loss->updates)
+        out.push_back(withComment(fill(r_.train->loss, r_.train->loss, 0),
+                                  f_.name + " adds into " + r_.train->loss + ": it starts at zero"));
+      break;
+    }
     return out;
   }
 
@@ -224,25 +355,43 @@ class HostBuilder {
     return versions;
   }
 
-  // The derivative arrays of the step's floating buffers, in its argument order.
+  // The kernel parameters of the step's derivative (those bound to buffers with adjoints).
+  std::set<std::string> kernelWrt(const Step& s) const {
+    std::set<std::string> wrt;
+    for (const BufferArg& b : s.buffers)
+      if (b.floating && active_.count(b.buffer)) wrt.insert(s.kernel->params[b.position].name);
+    return wrt;
+  }
+
+  // The buffers whose derivatives the step's derivative takes, in its order: a kernel's
+  // differentiated parameters; a GEMM's A, B, C (null: no adjoint needed).
+  std::vector<const BufferArg*> derivativeBuffers(const Step& s) const {
+    std::vector<const BufferArg*> out;
+    if (!s.kernel) {
+      for (const BufferArg& b : s.buffers) out.push_back(active_.count(b.buffer) ? &b : nullptr);
+      return out;
+    }
+    for (const Param* p : differentiatedParams(*s.kernel, kernelWrt(s)))
+      for (const BufferArg& b : s.buffers)
+        if (s.kernel->params[b.position].name == p->name) out.push_back(&b);
+    return out;
+  }
+
   std::vector<ExprPtr> derivativeArguments(const Step& s) const {
     std::vector<ExprPtr> out;
-    for (const BufferArg& b : s.buffers) {
-      if (!b.floating) continue;
-      ExprPtr d = var(b.buffer + suffix(), derivativeType(b.buffer));
-      out.push_back(b.offset ? binary(Op::Add, d, b.offset) : d);
+    for (const BufferArg* b : derivativeBuffers(s)) {
+      if (!b) {
+        out.push_back(var("nullptr", Type::of(Scalar::Void).pointerTo(false)));
+        continue;
+      }
+      ExprPtr d = var(b->buffer + suffix(), derivativeType(b->buffer));
+      out.push_back(b->offset ? binary(Op::Add, d, b->offset) : d);
     }
     return out;
   }
 
-  // The name of the derivative of the step's kernel, requested with respect to its floating buffers.
-  std::string kernelDerivative(const Step& s) const {
-    if (!s.kernel) return "";
-    std::set<std::string> wrt;
-    for (const BufferArg& b : s.buffers)
-      if (b.floating) wrt.insert(s.kernel->params[b.position].name);
-    return q_.need(*s.kernel, wrt, mode_);
-  }
+  // The name of the derivative of the step's kernel.
+  std::string kernelDerivative(const Step& s) const { return s.kernel ? q_.need(*s.kernel, kernelWrt(s), mode_) : ""; }
 
   StmtPtr located(StmtPtr stmt, const Step& s) const {
     stmt->loc = s.stmt->loc;
@@ -260,16 +409,51 @@ class HostBuilder {
       forward.insert(forward.end(), copies.begin(), copies.end());
       forward.push_back(located(forwardStatement(s, arguments(s, during(s)), status()), s));
     }
+    if (train()) {
+      StmtList back = copiesBack();
+      forward.insert(forward.end(), back.begin(), back.end());
+    }
     for (size_t k = steps_.size(); k-- > 0;) {
       const Step& s = steps_[k];
+      if (!differentiated(s)) continue;
       reverse.push_back(located(
           derivativeStatement(s, true, arguments(s, s.before), derivativeArguments(s), kernelDerivative(s), status()),
           s));
     }
     if (!forward.empty()) forward.front()->section = Section::Forward;
-    reverse.front()->section = Section::Reverse;
+    if (!reverse.empty()) reverse.front()->section = Section::Reverse;
     forward.insert(forward.end(), reverse.begin(), reverse.end());
+    if (train()) {
+      StmtList updates = updateParameters();
+      forward.insert(forward.end(), updates.begin(), updates.end());
+    }
     return forward;
+  }
+
+  // A training step leaves the buffers f writes as f would: their last versions copied back.
+  StmtList copiesBack() const {
+    std::map<std::string, std::string> last;
+    for (const Version& v : versions_) last[v.buffer] = v.name;
+    StmtList out;
+    for (const auto& [buffer, version] : last) {
+      const Type& t = f_.param(buffer)->type;
+      out.push_back(assign(status(), Op::Assign,
+                           call("adjoint::copy", {var(buffer, t), var(version, t), count(buffer), stream_},
+                                Type::opaque("cudaError_t"))));
+    }
+    if (!out.empty()) out.front()->comment = "the buffers " + f_.name + " writes hold what it leaves in them";
+    return out;
+  }
+
+  StmtList updateParameters() const {
+    StmtList out;
+    for (const std::string& p : r_.train->params) {
+      const Type& t = f_.param(p)->type;
+      out.push_back(
+          updateStatement(*r_.train, p, t, var(p + "_bar", t.element().pointerTo(false)), count(p), stream_, status()));
+    }
+    out.front()->comment = "the update (" + r_.train->optimizer + ") of the trained parameters";
+    return out;
   }
 
   // Each step's tangent, then (for a GEMM, whose tangent does not compute C) the step itself.

@@ -26,8 +26,9 @@ BufferArg bufferArg(const Stmt& s, const Function& host, size_t position, const 
   bool offset = isOp(*arg, Op::Add);
   const ExprPtr& base = offset ? arg->operands[0] : arg;
   if (base->kind != ExprKind::Var || !host.param(base->text))
-    throw Diagnostic(s.loc, "argument " + std::to_string(position + 1) + " of this " +
-                                (s.kind == StmtKind::Launch ? "launch" : "call") + " is not a buffer parameter",
+    throw Diagnostic(s.loc,
+                     "argument " + std::to_string(position + 1) + " of this " +
+                         (s.kind == StmtKind::Launch ? "launch" : "call") + " is not a buffer parameter",
                      "pass the function's pointer parameters, or offsets into them (xs + l * n)");
   BufferArg b{position, base->text, offset ? arg->operands[1] : nullptr};
   b.floating = host.param(base->text)->type.isFloating();
@@ -39,13 +40,17 @@ Step describeLaunch(const Stmt& s, const Function& host, const Module& m) {
   if (!kernel || !kernel->kernel) throw InternalError("launch of '" + s.expr->text + "', which is not a kernel");
   Step step{&s, kernel, {}, {}, {}};
   std::set<std::string> read = analysis::readVariablesBesidesUpdates(kernel->body);
-  std::set<std::string> written = analysis::writtenVariables(kernel->body);
+  std::set<std::string> written = analysis::writtenVariables(kernel->body), updated;
+  walk(kernel->body, [&](const Stmt& x) {
+    if (x.kind == StmtKind::Assign && (x.op != Op::Assign || x.atomic)) updated.insert(rootName(*x.lhs));
+  });
   for (size_t i = 0; i < s.expr->operands.size(); ++i) {
     const Param& p = kernel->params[i];
     if (!p.type.pointer) continue;
     BufferArg b = bufferArg(s, host, i, s.expr->operands[i]);
     b.reads = read.count(p.name) > 0;
     b.writes = written.count(p.name) > 0;
+    b.updates = updated.count(p.name) > 0;
     b.floating = p.type.isFloating();
     step.buffers.push_back(b);
   }
@@ -76,6 +81,7 @@ Step describeGemm(const Stmt& s, const Function& host, const StmtList& locals) {
     BufferArg b = bufferArg(s, host, operand, args[operand]);
     b.reads = operand != kC || !pointsToZero(args[kBeta], locals);
     b.writes = operand == kC;
+    b.updates = operand == kC && b.reads;
     step.buffers.push_back(b);
   }
   return step;
@@ -97,24 +103,27 @@ ExprPtr dimension(const ExprPtr& config, char d) {
   return d == 'x' ? config : number(1, Type::integer("unsigned int", true));
 }
 
-ExprPtr kernelExtent(const Step& step, const BufferArg& b) {
+analysis::AccessExtent kernelExtent(const Step& step, const BufferArg& b) {
   const Stmt& s = *step.stmt;
   const Function& kernel = *step.kernel;
-  ExprPtr e = analysis::accessExtent(kernel, kernel.params[b.position].name);
-  if (!e)
-    throw Diagnostic(s.loc, "cannot tell how many elements of '" + b.buffer + "' the kernel '" + kernel.name + "' touches",
+  analysis::AccessExtent a = analysis::accessExtent(kernel, kernel.params[b.position].name);
+  if (!a.extent && !a.unboundedReads)
+    throw Diagnostic(s.loc,
+                     "cannot tell how many elements of '" + b.buffer + "' the kernel '" + kernel.name + "' writes",
                      "Adjoint copies the buffers the forward writes; guard the kernel's indices with the sizes it "
                      "is passed (if (i < n)) or index them in counted loops (for (int j = 0; j < C; ++j))");
+  if (!a.extent) return a;
   std::map<std::string, ExprPtr> values;
   for (size_t i = 0; i < kernel.params.size(); ++i) values[kernel.params[i].name] = s.expr->operands[i];
   for (char d : {'x', 'y', 'z'}) {
     values[std::string("gridDim.") + d] = dimension(s.args[0], d);
     values[std::string("blockDim.") + d] = dimension(s.args[1], d);
   }
-  return substitute(e, [&](const Expr& v) {
+  a.extent = substitute(a.extent, [&](const Expr& v) {
     auto it = values.find(v.text);
     return it == values.end() ? nullptr : it->second;
   });
+  return a;
 }
 
 ExprPtr gemmExtent(const Step& step, const BufferArg& b) {
@@ -127,7 +136,8 @@ ExprPtr gemmExtent(const Step& step, const BufferArg& b) {
 }  // namespace
 
 bool Step::writes(const std::string& buffer) const {
-  return std::any_of(buffers.begin(), buffers.end(), [&](const BufferArg& b) { return b.buffer == buffer && b.writes; });
+  return std::any_of(buffers.begin(), buffers.end(),
+                     [&](const BufferArg& b) { return b.buffer == buffer && b.writes; });
 }
 bool Step::reads(const std::string& buffer) const {
   return std::any_of(buffers.begin(), buffers.end(), [&](const BufferArg& b) { return b.buffer == buffer && b.reads; });
@@ -140,9 +150,10 @@ std::optional<Step> describeStep(const Stmt& s, const Function& host, const Modu
   return std::nullopt;
 }
 
-ExprPtr stepExtent(const Step& step, const BufferArg& b) {
-  ExprPtr e = step.kernel ? kernelExtent(step, b) : gemmExtent(step, b);
-  return b.offset ? add(b.offset, e) : e;
+analysis::AccessExtent stepExtent(const Step& step, const BufferArg& b) {
+  analysis::AccessExtent a = step.kernel ? kernelExtent(step, b) : analysis::AccessExtent{gemmExtent(step, b)};
+  if (a.extent && b.offset) a.extent = add(b.offset, a.extent);
+  return a;
 }
 
 StmtPtr forwardStatement(const Step& step, std::vector<ExprPtr> args, const ExprPtr& status) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ad/analysis/Extents.h"
 #include "ad/ir/Function.h"
 
 namespace adjoint::derive {
@@ -19,6 +20,7 @@ struct BufferArg {
   std::string buffer;
   ir::ExprPtr offset;  // null: the start of the buffer
   bool reads = false, writes = false;
+  bool updates = false;  // adds into (or otherwise updates) what the buffer holds: x[i] += e, atomicAdd
   bool floating = true;  // has a derivative
 };
 
@@ -37,8 +39,10 @@ struct Step {
 std::optional<Step> describeStep(const ir::Stmt& s, const ir::Function& host, const ir::Module& m,
                                  const ir::StmtList& locals);
 
-// How many elements of b's buffer the step touches, counted from the start of the buffer.
-ir::ExprPtr stepExtent(const Step& step, const BufferArg& b);
+// How many elements of b's buffer the step touches, counted from the start of the buffer. With a
+// null extent and unboundedReads, the step reads at indices with no bound to tell (read from
+// memory). A write with no bound is an error.
+analysis::AccessExtent stepExtent(const Step& step, const BufferArg& b);
 
 // The step's own call with `args` (its arguments, buffers replaced by the versions it runs on);
 // `status` receives its cudaError_t.

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "ad/derive/Optimizers.h"
 #include "ad/driver/Check.h"
 #include "ad/driver/Pipeline.h"
 #include "ad/ir/Printer.h"
@@ -36,6 +37,13 @@ cl::opt<std::string> emitKind(
     "emit",
     cl::desc("What to produce: source (default) writes the files; ir prints the prepared and differentiated IR"),
     cl::value_desc("source|ir"), cl::init("source"), cl::cat(category));
+cl::OptionCategory trainCategory("adjoint train-step options");
+cl::list<std::string> trainedParams("params", cl::desc("The buffers the step trains"), cl::value_desc("a,b,..."),
+                                    cl::CommaSeparated, cl::cat(trainCategory));
+cl::opt<std::string> optimizer("optimizer", cl::desc("sgd (default), momentum or adamw"), cl::value_desc("name"),
+                               cl::init("sgd"), cl::cat(trainCategory));
+cl::opt<std::string> lossName("loss", cl::desc("The one-element buffer holding the loss (default: loss)"),
+                              cl::value_desc("name"), cl::init("loss"), cl::cat(trainCategory));
 cl::OptionCategory checkCategory("adjoint check options");
 cl::opt<unsigned> seed("seed", cl::desc("Seed of the random inputs (printed by the harness)"), cl::init(12345),
                        cl::cat(checkCategory));
@@ -83,6 +91,8 @@ const char* kOverview =
     "         writing output arrays), which add the gradient into caller-zeroed _bar arguments\n"
     "  jvp    forward mode: writes <fn>_jvp, which returns the directional derivative along the _dot\n"
     "         arguments\n"
+    "  train-step  host code: writes <fn>_train_step, the forward, the loss's gradient and the\n"
+    "         update of the --params buffers by the --optimizer, in one call\n"
     "  check  generates both, builds a verification harness with the C++ compiler ($CXX or c++) and\n"
     "         runs it: finite differences and the dot-product test on random inputs; exits nonzero\n"
     "         when a check fails\n\n"
@@ -104,9 +114,9 @@ std::string withExtension(const std::string& path, const char* extension) {
   return p.str().str();
 }
 
-std::string defaultOutput(const std::string& input, bool jvp) {
-  bool cuda = llvm::StringRef(input).ends_with(".cu");
-  return withExtension(input, jvp ? (cuda ? "jvp.cu" : "jvp.cpp") : (cuda ? "grad.cu" : "grad.cpp"));
+std::string defaultOutput(const std::string& input, const std::string& mode) {
+  std::string kind = mode == "jvp" ? "jvp" : mode == "train-step" ? "train" : "grad";
+  return withExtension(input, (kind + (llvm::StringRef(input).ends_with(".cu") ? ".cu" : ".cpp")).c_str());
 }
 std::string headerPath(const std::string& source) { return withExtension(source, "h"); }
 std::string baseName(const std::string& path) { return llvm::sys::path::filename(path).str(); }
@@ -187,7 +197,7 @@ int main(int argc, char** argv) {
     listPasses();
     return 0;
   }
-  if (mode != "grad" && mode != "jvp" && mode != "check") {
+  if (mode != "grad" && mode != "jvp" && mode != "check" && mode != "train-step") {
     std::cerr << "error: unknown command '" << mode << "'\n\n" << kOverview;
     return 1;
   }
@@ -218,12 +228,15 @@ int main(int argc, char** argv) {
       }
   if (mode == "check")
     cl::HideUnrelatedOptions({&category, &checkCategory});
+  else if (mode == "train-step")
+    cl::HideUnrelatedOptions({&category, &trainCategory});
   else
     cl::HideUnrelatedOptions(category);
   std::string overview = "adjoint " + mode + ": " +
-                         (mode == "grad"  ? "reverse mode (gradients, vector-Jacobian products)"
-                          : mode == "jvp" ? "forward mode (Jacobian-vector products)"
-                                          : "verify the derivatives of a function numerically");
+                         (mode == "grad"         ? "reverse mode (gradients, vector-Jacobian products)"
+                          : mode == "jvp"        ? "forward mode (Jacobian-vector products)"
+                          : mode == "train-step" ? "a training step of host code (forward, gradient, update)"
+                                                 : "verify the derivatives of a function numerically");
   if (!cl::ParseCommandLineOptions(static_cast<int>(ours.size()), ours.data(), overview, &llvm::errs())) return 1;
   if (emitKind != "source" && emitKind != "ir") {
     std::cerr << "error: --emit must be 'source' or 'ir'\n";
@@ -240,7 +253,18 @@ int main(int argc, char** argv) {
   o.printAfter = printAfter;
   o.timePasses = timePasses;
   o.deterministic = deterministic;
-  std::string out = outputPath.empty() ? defaultOutput(inputPath, mode == "jvp") : std::string(outputPath);
+  if (mode == "train-step") {
+    if (trainedParams.empty()) {
+      std::cerr << "error: train-step needs --params: the buffers it trains\n";
+      return 1;
+    }
+    if (!adjoint::derive::isOptimizer(optimizer)) {
+      std::cerr << "error: unknown optimizer '" << optimizer << "'; sgd, momentum or adamw\n";
+      return 1;
+    }
+    o.train = adjoint::derive::TrainStep{{trainedParams.begin(), trainedParams.end()}, optimizer, lossName};
+  }
+  std::string out = outputPath.empty() ? defaultOutput(inputPath, mode) : std::string(outputPath);
   // `-o -`: the source to standard output, without a header (it includes none: what the header
   // declares, the source defines).
   bool toStdout = out == "-";

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "ad/analysis/Activity.h"
+#include "ad/derive/HostLevel.h"
 #include "ad/frontend/Frontend.h"
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Printer.h"
@@ -85,7 +86,11 @@ void checkRequest(const ir::Function* f, const PipelineOptions& o) {
 void differentiate(PipelineState& s) {
   const PipelineOptions& o = s.options;
   checkRequest(s.prepared.find(o.function), o);
-  derive::Request entry{o.function, std::set<std::string>(o.wrt.begin(), o.wrt.end()), true};
+  derive::Request entry{o.function, std::set<std::string>(o.wrt.begin(), o.wrt.end()), true, o.train};
+  if (o.train && !derive::isHostLevel(*s.prepared.find(o.function)))
+    throw ir::Diagnostic(s.prepared.find(o.function)->loc,
+                         "train-step takes host code: '" + o.function + "' launches no kernel and calls no GEMM",
+                         "write the training step's forward as a host function that launches the kernels");
   s.derivatives = derive::differentiate(s.prepared, entry, o.mode);
   for (ir::Function& d : s.derivatives)
     d.body = ir::clone(d.body);  // the passes below edit statements the module shares

@@ -23,7 +23,8 @@ struct PipelineOptions {
   derive::Mode mode = derive::Mode::Reverse;
   std::vector<std::string> printBefore, printAfter;  // pass names, or "all"
   bool timePasses = false;
-  bool deterministic = false;  // kernels: no floating-point atomics in gradients
+  bool deterministic = false;              // kernels: no floating-point atomics in gradients
+  std::optional<derive::TrainStep> train;  // adjoint train-step: the entry point is f_train_step
   codegen::EmitOptions emit;
 };
 

@@ -10,8 +10,10 @@
 namespace adjoint::ir {
 
 // What a parameter of a derivative is: the primal function's own, an adjoint or tangent of one of
-// them, the adjoint of the primal's result (pullbacks), or storage the kernel launcher provides.
-enum class Role { Primal, Adjoint, Tangent, ResultAdjoint, BlockSums, VirtualBlocks };
+// them, the adjoint of the primal's result (pullbacks), storage the kernel launcher provides, or
+// what a training step's optimizer takes.
+// A training step's optimizer adds its state (per trained buffer) and hyperparameters.
+enum class Role { Primal, Adjoint, Tangent, ResultAdjoint, BlockSums, VirtualBlocks, OptimizerState, Hyperparameter };
 
 struct Param {
   std::string name;

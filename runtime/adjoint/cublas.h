@@ -16,6 +16,13 @@
 
 namespace adjoint {
 
+// T itself, in a position where template arguments are not deduced (a null A_bar says nothing
+// about T).
+template <class T>
+struct NotDeduced {
+  using type = T;
+};
+
 inline cudaError_t as_cuda_error(cublasStatus_t s) {
   switch (s) {
     case CUBLAS_STATUS_SUCCESS:
@@ -57,9 +64,11 @@ cudaError_t scale(cublasHandle_t h, int m, int n, const T* beta, T* C_bar, int l
     return cudaMemset2DAsync(C_bar, size_t(ldc) * sizeof(T), 0, size_t(m) * sizeof(T), size_t(n), stream_of(h));
   const T zero = 0;
   if constexpr (std::is_same<T, double>::value)
-    return as_cuda_error(cublasDgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, beta, C_bar, ldc, &zero, C_bar, ldc, C_bar, ldc));
+    return as_cuda_error(
+        cublasDgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, beta, C_bar, ldc, &zero, C_bar, ldc, C_bar, ldc));
   else
-    return as_cuda_error(cublasSgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, beta, C_bar, ldc, &zero, C_bar, ldc, C_bar, ldc));
+    return as_cuda_error(
+        cublasSgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, beta, C_bar, ldc, &zero, C_bar, ldc, C_bar, ldc));
 }
 
 // The pullback of C = alpha op(A) op(B) + beta C, with C_bar the adjoint of C after it:
@@ -71,7 +80,8 @@ cudaError_t scale(cublasHandle_t h, int m, int n, const T* beta, T* C_bar, int l
 // A null A_bar or B_bar is not computed.
 template <class T>
 cudaError_t gemm_vjp(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, const T* alpha,
-                     const T* A, int lda, const T* B, int ldb, const T* beta, int ldc, T* A_bar, T* B_bar, T* C_bar) {
+                     const T* A, int lda, const T* B, int ldb, const T* beta, int ldc,
+                     typename NotDeduced<T>::type* A_bar, typename NotDeduced<T>::type* B_bar, T* C_bar) {
   const T one = 1;
   cudaError_t e = cudaSuccess;
   if (A_bar && ta == CUBLAS_OP_N)
@@ -89,8 +99,8 @@ cudaError_t gemm_vjp(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t t
 //   C_dot = alpha (op(A_dot) op(B) + op(A) op(B_dot)) + beta C_dot
 template <class T>
 cudaError_t gemm_jvp(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, const T* alpha,
-                     const T* A, int lda, const T* B, int ldb, const T* beta, int ldc, const T* A_dot,
-                     const T* B_dot, T* C_dot) {
+                     const T* A, int lda, const T* B, int ldb, const T* beta, int ldc, const T* A_dot, const T* B_dot,
+                     T* C_dot) {
   const T one = 1;
   cudaError_t e = gemm(h, ta, tb, m, n, k, alpha, A_dot, lda, B, ldb, beta, C_dot, ldc);
   return e == cudaSuccess ? gemm(h, ta, tb, m, n, k, alpha, A, lda, B_dot, ldb, &one, C_dot, ldc) : e;

@@ -1,5 +1,5 @@
 // RUN: rm -rf %t && mkdir %t && not %adjoint grad %s --fn f -o %t/out.cu 2>&1 | FileCheck %s && ls -A %t | count 0
-// CHECK: host_unknown_extent.cu:14:3: error: cannot tell how many elements of 'y' the kernel 'scatter' touches
+// CHECK: host_unknown_extent.cu:14:3: error: cannot tell how many elements of 'y' the kernel 'scatter' writes
 // CHECK: note: Adjoint copies the buffers the forward writes; guard the kernel's indices
 __global__ void scatter(const float* x, const int* where, float* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

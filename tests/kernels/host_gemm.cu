@@ -50,3 +50,8 @@ void mlp(cublasHandle_t handle, const float* X, const float* W1, const float* b1
   bias_relu<<<(B * C + threads - 1) / threads, threads>>>(O, b2, B, C);
   mean_squared<<<(B * C + threads - 1) / threads, threads>>>(O, Y, loss, B * C);
 }
+
+// Training steps of the two layers, one per optimizer, against the unfused reference.
+// TRAIN: mlp params=W1,b1,W2,b2 optimizer=sgd X=[40] W1=[30] b1=[6] W2=[18] b2=[3] Y=[24] H=[48] O=[24] loss=[1] B=8 D=5 Hd=6 C=3
+// TRAIN: mlp params=W1,b2 optimizer=momentum X=[40] W1=[30] b1=[6] W2=[18] b2=[3] Y=[24] H=[48] O=[24] loss=[1] B=8 D=5 Hd=6 C=3
+// TRAIN: mlp params=W1,b1,W2,b2 optimizer=adamw X=[40] W1=[30] b1=[6] W2=[18] b2=[3] Y=[24] H=[48] O=[24] loss=[1] B=8 D=5 Hd=6 C=3

@@ -26,8 +26,8 @@ Function kernel(StmtList body) {
 }
 
 std::string extentOf(const Function& k, const char* array) {
-  ExprPtr e = accessExtent(k, array);
-  return e ? print(*e) : "none";
+  AccessExtent e = accessExtent(k, array);
+  return (e.extent ? print(*e.extent) : "none") + (e.unboundedReads ? " (some reads unbounded)" : "");
 }
 }  // namespace
 
@@ -65,6 +65,10 @@ TEST_CASE("a constant index, and indices with no bound") {
   // An index read from memory, and one unguarded local that a loop keeps changing.
   Function fromMemory = kernel({assign(at("y", cast(kInt, at("x", number(0, kInt)))), Op::Assign, number(0, kFloat))});
   CHECK(extentOf(fromMemory, "y") == "none");
+  // A read at an index from memory leaves the bounded accesses' extent, and says so.
+  Function gather =
+      kernel({assign(at("y", number(3, kInt)), Op::Assign, at("y", cast(kInt, at("x", number(0, kInt)))))});
+  CHECK(extentOf(gather, "y") == "4 (some reads unbounded)");
   Function changing =
       kernel({decl("j", kInt, number(0, kInt)),
               whileStmt(binary(Op::Lt, v("j"), v("n")), {assign(at("y", v("j")), Op::Assign, number(0, kFloat)),
