@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
-# Sets everything up, then the main job: Adjoint writes the gradient of a logistic-regression loss
-# (samples/logistic_regression), the generated code is compiled next to the forward code, trains
-# the model by gradient descent, and checks itself against finite differences and forward mode.
+# Sets everything up, then the main job: Adjoint writes the training step of an MLP from its
+# forward code alone (samples/mlp_train: cuBLAS GEMMs, bias+ReLU kernels updating in place, a
+# softmax cross-entropy loss kernel), the generated code is compiled next to a small driver, and
+# the model trains: on the GPU where there is one, on the CPU execution of kernels otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 
-sample=samples/logistic_regression
+sample=samples/mlp_train
 out=build/demo
 mkdir -p "$out"
-echo "== adjoint grad $sample/logistic_regression.cpp --fn loss"
-build/bin/adjoint grad "$sample/logistic_regression.cpp" --fn loss -o "$out/logistic_regression.grad.cpp"
-build/bin/adjoint jvp "$sample/logistic_regression.cpp" --fn loss -o "$out/logistic_regression.jvp.cpp"
-sed -n '/^void loss_grad/,/^}/p' "$out/logistic_regression.grad.cpp"
-echo "== compiling the generated code with g++ -Wall -Wextra -Werror"
-g++ -std=c++17 -O2 -Wall -Wextra -Werror -I runtime -I "$out" -I "$sample" \
-  "$sample/demo.cpp" "$out/logistic_regression.grad.cpp" "$out/logistic_regression.jvp.cpp" -o "$out/demo"
-echo "== training with the generated gradient"
-"$out/demo"
+echo "== adjoint train-step $sample/mlp_train.cu --fn mlp --params W1,b1,W2,b2,W3,b3 --optimizer sgd"
+build/bin/adjoint train-step "$sample/mlp_train.cu" --fn mlp --params W1,b1,W2,b2,W3,b3 --optimizer sgd \
+  -o "$out/mlp_train.train.cu"
+sed -n '/^\/\/ Training step of mlp/,/^cudaError_t mlp_train_step/p' "$out/mlp_train.train.h"
+echo "   ($(grep -c '' "$out/mlp_train.train.cu") lines of generated CUDA in $out/mlp_train.train.cu)"
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi >/dev/null 2>&1; then
+  echo "== compiling with nvcc for the GPU"
+  nvcc -std=c++17 -O2 -arch=native -I runtime -I "$out" "$sample/train.cu" "$out/mlp_train.train.cu" -lcublas \
+    -o "$out/train"
+else
+  echo "== no GPU here: compiling for the CPU execution of kernels (g++ -Wall -Wextra -Werror)"
+  g++ -std=c++17 -O2 -x c++ -DADJOINT_CPU_EXECUTION -Wall -Wextra -Werror -I runtime -I runtime/adjoint/cpu \
+    -I "$out" "$sample/train.cu" "$out/mlp_train.train.cu" -o "$out/train"
+fi
+echo "== training (each step on a fresh batch; the accuracy is measured before the step's update)"
+"$out/train"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The GPU runs of the kernel work, in two halves:
-#   scripts/h200.sh build   (here, with nvcc): the kernel checks and timings of tests/kernels and the
-#                           W1 sample, and the W1 benchmark, for sm_90, into build-gpu/
+#   scripts/h200.sh build [CASE.cu ...]
+#                           (here, with nvcc): the kernel and host-code checks and timings of
+#                           tests/kernels and the samples (or of the CASEs given), the W1 and W2
+#                           benchmarks and the MLP sample's training, for sm_90, into build-gpu/
 #   scripts/h200.sh run OUT (on the H200 machine, with build-gpu/ carried there): runs the checks on
 #                           the GPU, compares each vjp with its float64 reference (built for the
 #                           CPU), runs each check under compute-sanitizer memcheck and racecheck, the
@@ -11,13 +13,20 @@ cd "$(dirname "$0")/.."
 case "${1:-}" in
   build)
     rm -rf build-gpu && mkdir -p build-gpu/kernels
-    for case in tests/kernels/*.cu samples/w1_loss/w1_loss.cu; do
+    shift
+    cases=("$@")
+    [ ${#cases[@]} -gt 0 ] || cases=(tests/kernels/*.cu samples/w1_loss/w1_loss.cu samples/mlp_train/mlp_train.cu)
+    for case in "${cases[@]}"; do
       python3 tests/run_kernel_case.py "$case" --adjoint build/bin/adjoint --gpu --build-only --keep build-gpu/kernels
       python3 tests/run_kernel_case.py "$case" --adjoint build/bin/adjoint --gpu --build-only --bench --keep build-gpu/kernels
     done
     rm -f build-gpu/kernels/*.cu build-gpu/kernels/*.h build-gpu/kernels/*.o
     nvcc -std=c++17 -O3 -arch=sm_90 -I runtime -I samples/w1_loss bench/w1_bench.cu samples/w1_loss/w1_loss.grad.cu \
       -o build-gpu/w1_bench
+    nvcc -std=c++17 -O3 -arch=sm_90 -I runtime -I samples/mlp_train bench/w2_bench.cu \
+      samples/mlp_train/mlp_train.train.cu -lcublas -o build-gpu/w2_bench
+    nvcc -std=c++17 -O2 -arch=sm_90 -I runtime -I samples/mlp_train samples/mlp_train/train.cu \
+      samples/mlp_train/mlp_train.train.cu -lcublas -o build-gpu/mlp_train
     ;;
   run)
     out=${2:?output directory}
@@ -33,6 +42,11 @@ case "${1:-}" in
     done
     build-gpu/w1_bench 26 > "$out/w1.txt" 2>&1 || failed=1
     python3 bench/w1_torch.py 26 >> "$out/w1.txt" 2>&1 || failed=1
+    build-gpu/mlp_train > "$out/mlp_train.txt" 2>&1 || failed=1
+    for size in large small; do
+      build-gpu/w2_bench $size >> "$out/w2.txt" 2>&1 || failed=1
+      python3 bench/w2_torch.py $size >> "$out/w2.txt" 2>&1 || failed=1
+    done
     for bench in build-gpu/kernels/*.bench; do
       echo "$(basename "$bench" .bench): $("$bench" | grep time:)" >> "$out/timings.txt"
     done

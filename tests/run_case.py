@@ -141,10 +141,11 @@ def golden(args):
     failed = False
     for line in directives(source, "SAMPLE"):
         mode, fn, *extra = line.split()
-        out_name = f"{name}.{mode}{ext}"
+        kind = {"train-step": "train"}.get(mode, mode)
+        out_name = f"{name}.{kind}{ext}"
         shutil.copy(source, work)
         generate(args.adjoint, mode, os.path.join(work, name + ext), fn, os.path.join(work, out_name), extra)
-        for produced in (out_name, f"{name}.{mode}.h"):
+        for produced in (out_name, f"{name}.{kind}.h"):
             expected = os.path.join(sample, produced)
             if args.update:
                 shutil.copy(os.path.join(work, produced), expected)

@@ -1,0 +1,119 @@
+// W2 on the GPU (../shared/BENCHMARKS.md): the training step Adjoint generated from
+// samples/mlp_train (mlp_train_step: forward, softmax cross-entropy, backward, SGD) against the
+// floor of its nine GEMMs (3 forward, 3 data-gradient, 3 weight-gradient), in one run, TF32 allowed
+// on both. Before timing, ten steps on the same batch must lower the loss.
+//
+//   nvcc -std=c++17 -O3 -arch=sm_90 -I runtime -I samples/mlp_train bench/w2_bench.cu
+//        samples/mlp_train/mlp_train.train.cu -lcublas -o w2_bench
+//   ./w2_bench large|small
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <vector>
+
+#include "mlp_train.train.h"
+
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    cudaError_t e = (call);                                                           \
+    if (e != cudaSuccess) {                                                           \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
+      std::exit(1);                                                                   \
+    }                                                                                 \
+  } while (0)
+
+namespace {
+
+float* random_buffer(size_t n, float scale, std::mt19937& rng) {
+  std::vector<float> host(n);
+  std::normal_distribution<float> normal(0.0f, scale);
+  for (float& x : host) x = normal(rng);
+  float* d = nullptr;
+  CHECK(cudaMalloc(&d, n * sizeof(float)));
+  CHECK(cudaMemcpy(d, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  return d;
+}
+
+// The median time of `work` in milliseconds (CUDA events, after warm-up).
+double median_ms(const std::function<void()>& work, int reps = 50, int warmup = 5) {
+  for (int i = 0; i < warmup; ++i) work();
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  std::vector<float> times;
+  for (int i = 0; i < reps; ++i) {
+    cudaEventRecord(start);
+    work();
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    times.push_back(ms);
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool small = argc > 1 && std::strcmp(argv[1], "small") == 0;
+  int B = small ? 2048 : 8192, D = small ? 256 : 1024, H = small ? 512 : 4096, C = small ? 16 : 1024;
+  std::mt19937 rng(7);
+  float *X = random_buffer(size_t(D) * B, 1.0f, rng), *W1 = random_buffer(size_t(D) * H, 1.0f / std::sqrt(D), rng),
+        *W2 = random_buffer(size_t(H) * H, 1.0f / std::sqrt(H), rng),
+        *W3 = random_buffer(size_t(H) * C, 1.0f / std::sqrt(H), rng), *b1 = random_buffer(H, 0.01f, rng),
+        *b2 = random_buffer(H, 0.01f, rng), *b3 = random_buffer(C, 0.01f, rng);
+  float *H1 = random_buffer(size_t(H) * B, 1, rng), *H2 = random_buffer(size_t(H) * B, 1, rng),
+        *Z = random_buffer(size_t(C) * B, 1, rng), *loss = random_buffer(1, 1, rng);
+  std::vector<int> y(B);
+  for (int& l : y) l = std::uniform_int_distribution<int>(0, C - 1)(rng);
+  int* labels = nullptr;
+  CHECK(cudaMalloc(&labels, B * sizeof(int)));
+  CHECK(cudaMemcpy(labels, y.data(), B * sizeof(int), cudaMemcpyHostToDevice));
+  cublasHandle_t handle;
+  cublasCreate(&handle);
+  cublasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH);
+
+  auto step = [&] {
+    CHECK(mlp_train_step(handle, X, labels, W1, b1, W2, b2, W3, b3, H1, H2, Z, loss, B, D, H, C, 0.01f));
+  };
+  // Ten steps on one batch lower its loss.
+  float first = 0, last = 0;
+  for (int i = 0; i < 10; ++i) {
+    step();
+    CHECK(cudaMemcpy(i == 0 ? &first : &last, loss, sizeof(float), cudaMemcpyDeviceToHost));
+  }
+  std::printf("W2-%s B=%d D=%d H=%d C=%d: loss %.5f after the first step, %.5f after ten\n", small ? "small" : "large",
+              B, D, H, C, first, last);
+  if (!(last < first) || !std::isfinite(last)) {
+    std::printf("FAILED: the loss did not decrease\n");
+    return 1;
+  }
+  size_t free_before = 0, total = 0;
+  cudaMemGetInfo(&free_before, &total);
+  double ms = median_ms(step);
+
+  // The floor: the nine GEMMs of the step alone (TF32), on scratch buffers of the same shapes.
+  float *G = random_buffer(size_t(H) * std::max(B, H), 1, rng), *G2 = random_buffer(size_t(H) * std::max(B, H), 1, rng);
+  const float one = 1, zero = 0;
+  auto gemms = [&] {
+    cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
+    cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
+    cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, Z, C);
+    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, H, B, C, &one, W3, H, Z, C, &zero, G, H);     // dH2
+    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, H, C, B, &one, H2, H, Z, C, &zero, G2, H);    // dW3
+    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, H, B, H, &one, W2, H, H2, H, &zero, G, H);    // dH1
+    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, H, H, B, &one, H1, H, H2, H, &zero, G2, H);   // dW2
+    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, D, B, H, &one, W1, D, H1, H, &zero, G, D);    // dX
+    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, D, H, B, &one, X, D, H1, H, &zero, G2, D);    // dW1
+  };
+  double floor_ms = median_ms(gemms);
+  std::printf("generated training step: %.4f ms; nine GEMMs alone: %.4f ms; ratio %.2fx\n", ms, floor_ms,
+              ms / floor_ms);
+  return 0;
+}

@@ -1,0 +1,53 @@
+"""W2's training step in PyTorch, eager and torch.compile, timed like bench/w2_bench.cu (CUDA
+events, median after warm-up, the same shapes, TF32 allowed): Linear-ReLU-Linear-ReLU-Linear,
+softmax cross-entropy (mean), SGD.
+
+  python3 bench/w2_torch.py large|small
+"""
+import sys
+
+import torch
+
+small = len(sys.argv) > 1 and sys.argv[1] == "small"
+B, D, H, C = (2048, 256, 512, 16) if small else (8192, 1024, 4096, 1024)
+torch.backends.cuda.matmul.allow_tf32 = True
+torch.manual_seed(7)
+x = torch.randn(B, D, device="cuda")
+y = torch.randint(0, C, (B,), device="cuda")
+model = torch.nn.Sequential(torch.nn.Linear(D, H), torch.nn.ReLU(), torch.nn.Linear(H, H), torch.nn.ReLU(),
+                            torch.nn.Linear(H, C)).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+
+
+def make_step(forward):
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss = torch.nn.functional.cross_entropy(forward(x), y)
+        loss.backward()
+        opt.step()
+        return loss
+    return step
+
+
+def median_ms(work, reps=50, warmup=5):
+    for _ in range(warmup):
+        work()
+    times = []
+    for _ in range(reps):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        work()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    return sorted(times)[len(times) // 2]
+
+
+name = "small" if small else "large"
+torch.cuda.reset_peak_memory_stats()
+print(f"W2-{name} PyTorch eager: {median_ms(make_step(model)):.4f} ms, "
+      f"peak {torch.cuda.max_memory_allocated() / 2**20:.0f} MiB")
+compiled = torch.compile(model)
+torch.cuda.reset_peak_memory_stats()
+print(f"W2-{name} torch.compile: {median_ms(make_step(compiled), warmup=10):.4f} ms, "
+      f"peak {torch.cuda.max_memory_allocated() / 2**20:.0f} MiB")
