@@ -105,12 +105,12 @@ int main(int argc, char** argv) {
     cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
     cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
     cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, Z, C);
-    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, H, B, C, &one, W3, H, Z, C, &zero, G, H);     // dH2
-    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, H, C, B, &one, H2, H, Z, C, &zero, G2, H);    // dW3
-    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, H, B, H, &one, W2, H, H2, H, &zero, G, H);    // dH1
-    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, H, H, B, &one, H1, H, H2, H, &zero, G2, H);   // dW2
-    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, D, B, H, &one, W1, D, H1, H, &zero, G, D);    // dX
-    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, D, H, B, &one, X, D, H1, H, &zero, G2, D);    // dW1
+    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, H, B, C, &one, W3, H, Z, C, &zero, G, H);    // dH2
+    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, H, C, B, &one, H2, H, Z, C, &zero, G2, H);   // dW3
+    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, H, B, H, &one, W2, H, H2, H, &zero, G, H);   // dH1
+    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, H, H, B, &one, H1, H, H2, H, &zero, G2, H);  // dW2
+    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, D, B, H, &one, W1, D, H1, H, &zero, G, D);   // dX
+    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, D, H, B, &one, X, D, H1, H, &zero, G2, D);   // dW1
   };
   double floor_ms = median_ms(gemms);
   std::printf("generated training step: %.4f ms; nine GEMMs alone: %.4f ms; ratio %.2fx\n", ms, floor_ms,

@@ -170,7 +170,7 @@ def main():
     p.add_argument("--build-only", action="store_true", help="build the harnesses without running them")
     args = p.parse_args()
     case = os.path.abspath(args.path)
-    work = args.keep or tempfile.mkdtemp(prefix="adjoint-kernel-")
+    work = os.path.abspath(args.keep or tempfile.mkdtemp(prefix="adjoint-kernel-"))
     os.makedirs(work, exist_ok=True)
     nvcc = args.nvcc if os.path.exists(args.nvcc) else None
     if not nvcc:
@@ -178,7 +178,7 @@ def main():
     failures = []
     lines = [(w, False) for w in kernel_lines(case, "BENCH" if args.bench else "KERNEL")]
     lines += [(w, True) for w in kernel_lines(case, "HOST")] if not args.bench else []
-    cpu_case = os.path.join(work, "case.cpu.cu")
+    cpu_case = os.path.join(work, os.path.basename(case)[:-3] + ".cpu.cu")
     with open(case) as src, open(cpu_case, "w") as dst:
         dst.write(cpu_source(src.read()))
     for words, host_level in lines:

@@ -165,9 +165,9 @@ def main():
     p.add_argument("--keep")
     args = p.parse_args()
     case = os.path.abspath(args.path)
-    work = args.keep or tempfile.mkdtemp(prefix="adjoint-train-")
+    work = os.path.abspath(args.keep or tempfile.mkdtemp(prefix="adjoint-train-"))
     os.makedirs(work, exist_ok=True)
-    cpu_case = os.path.join(work, "case.cpu.cu")
+    cpu_case = os.path.join(work, os.path.basename(case)[:-3] + ".cpu.cu")
     with open(case) as src, open(cpu_case, "w") as dst:
         dst.write(cpu_source(src.read()))
     nvcc = args.nvcc if os.path.exists(args.nvcc) else None
