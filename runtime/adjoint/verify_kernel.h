@@ -104,8 +104,14 @@ class KernelCheck {
       double error = scale > 0 ? std::fabs(fd - ad) / scale : 0;
       double noise = 8 * roundoff * outputMagnitude_ / step;
       bool pass = error <= fdTolerance || std::fabs(fd - ad) <= noise + 1e-12;
-      ok &= pass;
-      std::printf("%-12s %14.6e %14.6e %10.2e%s\n", params_[k].name.c_str(), fd, ad, error, pass ? "" : "  FAILED");
+      // Differences with a step 8 times smaller that disagree: a branch or a kink lies within the
+      // step, and finite differences say nothing about the derivative (the dot-product test does).
+      bool smooth = pass || relativeGap(fd, finiteDifference(forward, v, w, step / 8)) <= fdTolerance;
+      ok &= pass || !smooth;
+      std::printf("%-12s %14.6e %14.6e %10.2e%s\n", params_[k].name.c_str(), fd, ad, error,
+                  pass     ? ""
+                  : smooth ? "  FAILED"
+                           : "  skipped: the function is not smooth there");
     }
     std::vector<std::vector<double>> v;
     for (Param& p : params_) v.push_back(random(p, p.differentiated));
@@ -316,6 +322,11 @@ class KernelCheck {
       }
     outputMagnitude_ = std::max(outputMagnitude_, magnitude);
     return sum;
+  }
+
+  static double relativeGap(double a, double b) {
+    double scale = std::max(std::fabs(a), std::fabs(b));
+    return scale > 0 ? std::fabs(a - b) / scale : 0;
   }
 
   double finiteDifference(const std::function<void()>& forward, const std::vector<std::vector<double>>& v,
