@@ -74,6 +74,14 @@ bool usesCublas(const std::vector<Function>& fs) {
   return false;
 }
 
+// Whether the functions fill buffers or differentiate copies (adjoint/buffers.h).
+bool usesBufferKernels(const std::vector<Function>& fs) {
+  for (const Function& f : fs)
+    for (const std::string& c : callees(f.body))
+      if (c == "adjoint::fill" || c == "adjoint::copy_vjp") return true;
+  return false;
+}
+
 bool usesTape(const std::vector<Function>& fs) {
   bool found = false;
   for (const Function& f : fs)
@@ -201,7 +209,10 @@ void emitPreamble(std::ostringstream& src, const Module& original, const std::ve
   if (isCuda(derivatives))
     src << "#include \"adjoint/cuda.h\"\n"
         << (usesCublas(derivatives) ? "#include \"adjoint/cublas.h\"\n" : "")
-        << (endsWith(derivatives.front().name, "_train_step") ? "#include \"adjoint/optimizers.h\"\n" : "") << "\n";
+        << (endsWith(derivatives.front().name, "_train_step") ? "#include \"adjoint/optimizers.h\"\n"
+            : usesBufferKernels(derivatives)                  ? "#include \"adjoint/buffers.h\"\n"
+                                                              : "")
+        << "\n";
   if (tape)
     src << "// Takes the most recent value off a tape.\n"
            "template <class T> static T adjoint_pop(std::vector<T>& tape) {\n"

@@ -126,21 +126,20 @@ class HostBuilder {
       } else {
         throw Diagnostic(s->loc, describe(*s) + " is not supported in host code over kernels",
                          "host code that Adjoint differentiates declares sizes and launch configurations, "
-                         "launches kernels and calls cublasSgemm / cublasDgemm on the buffers it is passed");
+                         "launches kernels, calls cublasSgemm / cublasDgemm and zeroes or copies with "
+                         "cudaMemsetAsync / cudaMemcpyAsync on the buffers it is passed");
       }
     }
+    // One stream: the launches' and copies' (a GEMM runs on its handle's).
     for (const Step& s : steps_) {
-      if (!s.kernel) continue;
-      const ExprPtr& stream = s.stmt->args[3];
-      if (stream_ && !sameExpr(*stream_, *stream))
+      if (s.kind == StepKind::Gemm) continue;
+      if (stream_ && !sameExpr(*stream_, *s.stream))
         throw Diagnostic(s.stmt->loc, "kernels launched on different streams",
                          "launch every kernel of the function on one stream (a parameter)");
-      stream_ = stream;
+      stream_ = s.stream;
     }
-    // Without launches, copies go on the stream of the GEMMs' cuBLAS handle.
     for (const Step& s : steps_)
-      if (!stream_ && !s.kernel)
-        stream_ = call("adjoint::stream_of", {s.stmt->expr->operands[0]}, Type::opaque("cudaStream_t"));
+      if (!stream_) stream_ = s.stream;
   }
 
   // ---- versions: the copies the forward runs in ------------------------------------------------
@@ -153,7 +152,7 @@ class HostBuilder {
     for (const Step& s : steps_)
       for (const BufferArg& b : s.buffers) {
         if (b.buffer != buffer) continue;
-        analysis::AccessExtent a = stepExtent(s, b);
+        analysis::AccessExtent a = stepExtent(s, f_, b);
         if (a.unboundedReads && !reading) reading = &s;
         if (a.extent &&
             std::none_of(extents.begin(), extents.end(), [&](const ExprPtr& x) { return sameExpr(*x, *a.extent); }))
@@ -367,7 +366,7 @@ class HostBuilder {
   // differentiated parameters; a GEMM's A, B, C (null: no adjoint needed).
   std::vector<const BufferArg*> derivativeBuffers(const Step& s) const {
     std::vector<const BufferArg*> out;
-    if (!s.kernel) {
+    if (s.kind != StepKind::Launch) {
       for (const BufferArg& b : s.buffers) out.push_back(active_.count(b.buffer) ? &b : nullptr);
       return out;
     }
@@ -416,9 +415,9 @@ class HostBuilder {
     for (size_t k = steps_.size(); k-- > 0;) {
       const Step& s = steps_[k];
       if (!differentiated(s)) continue;
-      reverse.push_back(located(
-          derivativeStatement(s, true, arguments(s, s.before), derivativeArguments(s), kernelDerivative(s), status()),
-          s));
+      reverse.push_back(located(derivativeStatement(s, f_, true, arguments(s, s.before), derivativeArguments(s),
+                                                    kernelDerivative(s), status()),
+                                s));
     }
     if (!forward.empty()) forward.front()->section = Section::Forward;
     if (!reverse.empty()) reverse.front()->section = Section::Reverse;
@@ -456,7 +455,8 @@ class HostBuilder {
     return out;
   }
 
-  // Each step's tangent, then (for a GEMM, whose tangent does not compute C) the step itself.
+  // Each step's tangent, then (but for a kernel's jvp, which also computes what the kernel does)
+  // the step itself.
   StmtList tangentSweep() {
     StmtList out;
     for (size_t k = 0; k < steps_.size(); ++k) {
@@ -465,8 +465,8 @@ class HostBuilder {
       out.insert(out.end(), copies.begin(), copies.end());
       std::vector<ExprPtr> args = arguments(s, during(s));
       out.push_back(
-          located(derivativeStatement(s, false, args, derivativeArguments(s), kernelDerivative(s), status()), s));
-      if (!s.kernel) out.push_back(forwardStatement(s, args, status()));
+          located(derivativeStatement(s, f_, false, args, derivativeArguments(s), kernelDerivative(s), status()), s));
+      if (s.kind != StepKind::Launch) out.push_back(forwardStatement(s, args, status()));
     }
     return out;
   }

@@ -38,7 +38,7 @@ BufferArg bufferArg(const Stmt& s, const Function& host, size_t position, const 
 Step describeLaunch(const Stmt& s, const Function& host, const Module& m) {
   const Function* kernel = m.find(s.expr->text);
   if (!kernel || !kernel->kernel) throw InternalError("launch of '" + s.expr->text + "', which is not a kernel");
-  Step step{&s, kernel, {}, {}, {}};
+  Step step{&s, StepKind::Launch, s.args[3], kernel, {}, {}, {}};
   std::set<std::string> read = analysis::readVariablesBesidesUpdates(kernel->body);
   std::set<std::string> written = analysis::writtenVariables(kernel->body), updated;
   walk(kernel->body, [&](const Stmt& x) {
@@ -76,7 +76,9 @@ Step describeGemm(const Stmt& s, const Function& host, const StmtList& locals) {
     if (!isOp(*args[scalar], Op::AddressOf))
       throw Diagnostic(s.loc, "alpha and beta of a GEMM must be the addresses of host variables (&alpha)",
                        "cuBLAS's default pointer mode: declare const float alpha = 1.0f and pass &alpha");
-  Step step{&s, nullptr, {}, {}, {}};
+  Step step{
+      &s, StepKind::Gemm, call("adjoint::stream_of", {args[kHandle]}, Type::opaque("cudaStream_t")), nullptr, {}, {},
+      {}};
   for (size_t operand : {kA, kB, kC}) {
     BufferArg b = bufferArg(s, host, operand, args[operand]);
     b.reads = operand != kC || !pointsToZero(args[kBeta], locals);
@@ -87,7 +89,48 @@ Step describeGemm(const Stmt& s, const Function& host, const StmtList& locals) {
   return step;
 }
 
+// cudaMemset(p, 0, bytes) and cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToDevice), and their
+// Async forms on a stream.
+bool isMemset(const std::string& callee) { return callee == "cudaMemset" || callee == "cudaMemsetAsync"; }
+bool isMemcpy(const std::string& callee) { return callee == "cudaMemcpy" || callee == "cudaMemcpyAsync"; }
+
+Step describeMemory(const Stmt& s, const Function& host) {
+  const std::vector<ExprPtr>& args = s.expr->operands;
+  bool set = isMemset(s.expr->text);
+  bool async = s.expr->text.back() == 'c';
+  size_t streamArg = set ? 3 : 4;
+  Step step{&s,
+            set ? StepKind::Memset : StepKind::Memcpy,
+            async && args.size() > streamArg ? args[streamArg] : number(0, Type::integer()),
+            nullptr,
+            {},
+            {},
+            {}};
+  if (set && !isZero(args[1]))
+    throw Diagnostic(s.loc, "a cudaMemset of host code must zero its buffer",
+                     "other byte patterns are not values Adjoint differentiates: write them with a kernel");
+  if (!set && (args[3]->kind != ExprKind::Var ||
+               (args[3]->text != "cudaMemcpyDeviceToDevice" && args[3]->text != "cudaMemcpyDefault")))
+    throw Diagnostic(s.loc, "a cudaMemcpy of host code must copy from device to device",
+                     "copies from and to host memory leave the buffers Adjoint differentiates");
+  BufferArg to = bufferArg(s, host, 0, args[0]);
+  to.writes = true;
+  step.buffers.push_back(to);
+  if (!set) {
+    BufferArg from = bufferArg(s, host, 1, args[1]);
+    from.reads = true;
+    step.buffers.push_back(from);
+  }
+  return step;
+}
+
 ExprPtr count(const ExprPtr& e) { return cast(kCount, e); }
+
+// The elements of `bytes` bytes of b's buffer.
+ExprPtr elements(const ExprPtr& bytes, const Function& host, const BufferArg& b) {
+  Type element = host.param(b.buffer)->type.element();
+  return div(count(bytes), call("sizeof", {var(element.scalarSpelling(), Type::opaque("type"))}, kCount));
+}
 
 // One past the last element of an m x n column-major matrix (op = N) or its transpose (op = T).
 ExprPtr matrixExtent(const ExprPtr& op, const ExprPtr& rows, const ExprPtr& cols, const ExprPtr& ld) {
@@ -145,39 +188,70 @@ bool Step::reads(const std::string& buffer) const {
 
 std::optional<Step> describeStep(const Stmt& s, const Function& host, const Module& m, const StmtList& locals) {
   if (s.kind == StmtKind::Launch) return describeLaunch(s, host, m);
-  if (s.kind == StmtKind::Eval && s.expr->kind == ExprKind::Call && isGemm(s.expr->text))
-    return describeGemm(s, host, locals);
+  if (s.kind != StmtKind::Eval || s.expr->kind != ExprKind::Call) return std::nullopt;
+  if (isGemm(s.expr->text)) return describeGemm(s, host, locals);
+  if (isMemset(s.expr->text) || isMemcpy(s.expr->text)) return describeMemory(s, host);
   return std::nullopt;
 }
 
-analysis::AccessExtent stepExtent(const Step& step, const BufferArg& b) {
-  analysis::AccessExtent a = step.kernel ? kernelExtent(step, b) : analysis::AccessExtent{gemmExtent(step, b)};
+analysis::AccessExtent stepExtent(const Step& step, const Function& host, const BufferArg& b) {
+  analysis::AccessExtent a;
+  if (step.kind == StepKind::Launch)
+    a = kernelExtent(step, b);
+  else if (step.kind == StepKind::Gemm)
+    a.extent = gemmExtent(step, b);
+  else
+    a.extent = elements(step.stmt->expr->operands[2], host, b);
   if (a.extent && b.offset) a.extent = add(b.offset, a.extent);
   return a;
 }
 
 StmtPtr forwardStatement(const Step& step, std::vector<ExprPtr> args, const ExprPtr& status) {
-  if (!step.kernel) return assign(status, Op::Assign, call("adjoint::gemm", std::move(args), kError));
+  if (step.kind == StepKind::Gemm) return assign(status, Op::Assign, call("adjoint::gemm", std::move(args), kError));
+  if (step.kind != StepKind::Launch)
+    return assign(status, Op::Assign, call(step.stmt->expr->text, std::move(args), kError));
   StmtPtr s = launch(call(step.kernel->name, std::move(args), Type::of(Scalar::Void)), step.stmt->args);
   s->lhs = status;
   return s;
 }
 
-StmtPtr derivativeStatement(const Step& step, bool reverse, std::vector<ExprPtr> args, std::vector<ExprPtr> derivatives,
-                            const std::string& kernelDerivative, const ExprPtr& status) {
-  if (step.kernel) {
-    args.insert(args.end(), derivatives.begin(), derivatives.end());
-    StmtPtr s = launch(call(kernelDerivative, std::move(args), Type::of(Scalar::Void)), step.stmt->args);
-    s->lhs = status;
-    s->throughLauncher = true;
-    return s;
+StmtPtr derivativeStatement(const Step& step, const Function& host, bool reverse, std::vector<ExprPtr> args,
+                            std::vector<ExprPtr> derivatives, const std::string& kernelDerivative,
+                            const ExprPtr& status) {
+  switch (step.kind) {
+    case StepKind::Launch: {
+      args.insert(args.end(), derivatives.begin(), derivatives.end());
+      StmtPtr s = launch(call(kernelDerivative, std::move(args), Type::of(Scalar::Void)), step.stmt->args);
+      s->lhs = status;
+      s->throughLauncher = true;
+      return s;
+    }
+    case StepKind::Gemm: {
+      // gemm_vjp / gemm_jvp (adjoint/cublas.h): the GEMM's arguments but C, then the derivatives of
+      // A, B and C.
+      std::vector<ExprPtr> gemm(args.begin(), args.begin() + kC);
+      gemm.push_back(args[kLdc]);
+      gemm.insert(gemm.end(), derivatives.begin(), derivatives.end());
+      return assign(status, Op::Assign, call(reverse ? "adjoint::gemm_vjp" : "adjoint::gemm_jvp", gemm, kError));
+    }
+    case StepKind::Memset:  // the zeroed values: derivative zero
+      return assign(
+          status, Op::Assign,
+          call("cudaMemsetAsync", {derivatives[0], number(0, Type::integer()), args[2], step.stream}, kError));
+    case StepKind::Memcpy: {  // to = from:  from_bar += to_bar, to_bar = 0;  to_dot = from_dot
+      ExprPtr n = elements(args[2], host, step.buffers[0]);
+      if (!reverse)
+        return assign(status, Op::Assign,
+                      call("adjoint::copy", {derivatives[0], derivatives[1], n, step.stream}, kError));
+      if (derivatives[1]->kind == ExprKind::Var && derivatives[1]->text == "nullptr")  // from has no adjoint
+        return assign(
+            status, Op::Assign,
+            call("cudaMemsetAsync", {derivatives[0], number(0, Type::integer()), args[2], step.stream}, kError));
+      return assign(status, Op::Assign,
+                    call("adjoint::copy_vjp", {derivatives[1], derivatives[0], n, step.stream}, kError));
+    }
   }
-  // gemm_vjp / gemm_jvp (adjoint/cublas.h): the GEMM's arguments but C, then the derivatives of
-  // A, B and C.
-  std::vector<ExprPtr> gemm(args.begin(), args.begin() + kC);
-  gemm.push_back(args[kLdc]);
-  gemm.insert(gemm.end(), derivatives.begin(), derivatives.end());
-  return assign(status, Op::Assign, call(reverse ? "adjoint::gemm_vjp" : "adjoint::gemm_jvp", gemm, kError));
+  throw InternalError("a host step of no kind");
 }
 
 }  // namespace adjoint::derive

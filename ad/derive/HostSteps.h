@@ -1,7 +1,7 @@
-// The steps of host code over kernels, each a function from buffers to buffers: a kernel launch or
-// a cuBLAS GEMM. For each: the buffers it reads and writes, how many elements of each it touches,
-// and the statements of its forward, pullback and tangent (see HostLevel.h for how they are
-// put together).
+// The steps of host code over kernels, each a function from buffers to buffers: a kernel launch,
+// a cuBLAS GEMM, or a device-to-device cudaMemset / cudaMemcpy. For each: the buffers it reads and writes, how many
+// elements of each it touches, and the statements of its forward, pullback and tangent (see HostLevel.h for how they
+// are put together).
 #pragma once
 
 #include <map>
@@ -24,9 +24,13 @@ struct BufferArg {
   bool floating = true;  // has a derivative
 };
 
+enum class StepKind { Launch, Gemm, Memset, Memcpy };
+
 struct Step {
   const ir::Stmt* stmt;
-  const ir::Function* kernel = nullptr;  // null: a GEMM (cublasSgemm, cublasDgemm)
+  StepKind kind;
+  ir::ExprPtr stream;                    // where it runs
+  const ir::Function* kernel = nullptr;  // a launch's kernel
   std::vector<BufferArg> buffers;
   std::map<std::string, std::string> before, after;  // buffer -> the version the step reads, leaves
 
@@ -42,14 +46,15 @@ std::optional<Step> describeStep(const ir::Stmt& s, const ir::Function& host, co
 // How many elements of b's buffer the step touches, counted from the start of the buffer. With a
 // null extent and unboundedReads, the step reads at indices with no bound to tell (read from
 // memory). A write with no bound is an error.
-analysis::AccessExtent stepExtent(const Step& step, const BufferArg& b);
+analysis::AccessExtent stepExtent(const Step& step, const ir::Function& host, const BufferArg& b);
 
 // The step's own call with `args` (its arguments, buffers replaced by the versions it runs on);
 // `status` receives its cudaError_t.
 ir::StmtPtr forwardStatement(const Step& step, std::vector<ir::ExprPtr> args, const ir::ExprPtr& status);
-// The step's pullback or tangent: `args` as above, `derivatives` the derivative arrays of its
-// floating buffers in order, `kernelDerivative` the name of the kernel's vjp or jvp.
-ir::StmtPtr derivativeStatement(const Step& step, bool reverse, std::vector<ir::ExprPtr> args,
+// The step's pullback or tangent: `args` as above, `derivatives` the derivative arrays its
+// derivative takes (a kernel's: of its differentiated parameters; otherwise of its buffers in
+// order, `nullptr` for one without), `kernelDerivative` the name of the kernel's vjp or jvp.
+ir::StmtPtr derivativeStatement(const Step& step, const ir::Function& host, bool reverse, std::vector<ir::ExprPtr> args,
                                 std::vector<ir::ExprPtr> derivatives, const std::string& kernelDerivative,
                                 const ir::ExprPtr& status);
 

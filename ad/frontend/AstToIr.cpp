@@ -81,8 +81,9 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
   else if (builtin->isInteger()) {
     QualType sugared = pointer ? qt->getPointeeType() : qt;
     if (const auto* arr = ctx_.getAsConstantArrayType(qt)) sugared = arr->getElementType();
-    t = ir::Type::integer(sugared.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy()),
-                          builtin->isUnsignedInteger());
+    std::string spelled = sugared.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+    if (spelled == "__size_t" || spelled == "__ptrdiff_t") spelled = spelled.substr(2);  // Clang's sizeof sugar
+    t = ir::Type::integer(spelled, builtin->isUnsignedInteger());
   } else if (builtin->getKind() == BuiltinType::Void && allowVoid && !pointer)
     t = ir::Type::of(ir::Scalar::Void);
   else {
@@ -559,7 +560,12 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
     return t ? ir::number(f->getValueAsApproximateDouble(), *t) : placeholder();
   }
   if (const auto* i = dyn_cast<IntegerLiteral>(e)) return convertIntegerLiteral(i);
-  // sizeof(a) / sizeof(a[0]): a constant of its type.
+  // sizeof(float) stays as written (byte counts of host code read as the source does); sizeof(a) /
+  // sizeof(a[0]): a constant of its type.
+  if (const auto* size = dyn_cast<UnaryExprOrTypeTraitExpr>(e);
+      size && size->getKind() == UETT_SizeOf && size->isArgumentType() && size->getArgumentType()->isFloatingType())
+    if (auto t = convertType(e->getType(), e->getSourceRange()))
+      return ir::call("sizeof", {ir::var(size->getArgumentType().getAsString(), ir::Type::opaque("type"))}, *t);
   if (Expr::EvalResult size; isa<UnaryExprOrTypeTraitExpr>(e) && e->EvaluateAsInt(size, ctx_))
     if (auto t = convertType(e->getType(), e->getSourceRange()))
       return ir::number(static_cast<double>(size.Val.getInt().getZExtValue()), *t);

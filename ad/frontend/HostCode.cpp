@@ -65,11 +65,13 @@ ir::ExprPtr Converter::convertLaunchArgument(const Expr* e) {
 
 bool Converter::isLibraryCall(const CallExpr* call) const {
   const FunctionDecl* fd = call->getDirectCallee();
-  return fd && sm_.isInSystemHeader(fd->getLocation()) && fd->getName().starts_with("cublas");
+  if (!fd || !sm_.isInSystemHeader(fd->getLocation())) return false;
+  llvm::StringRef name = fd->getName();
+  return name.starts_with("cublas") || name.starts_with("cudaMemset") || name.starts_with("cudaMemcpy");
 }
 
-// A call of a library that host code uses (cuBLAS): its arguments as written, pointers into
-// buffers as offsets, the addresses of the scalars it reads (&alpha), and its enumerators by name
+// A call of a library that host code uses (cuBLAS, the CUDA runtime's memset and memcpy): its arguments as written,
+// pointers into buffers as offsets, the addresses of the scalars it reads (&alpha), and its enumerators by name
 // (CUBLAS_OP_T).
 ir::StmtPtr Converter::convertLibraryCall(const CallExpr* call) {
   std::vector<ir::ExprPtr> args;

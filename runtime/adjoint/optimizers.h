@@ -5,25 +5,11 @@
 
 #include <cmath>
 
-#include "adjoint/cuda.h"
+#include "adjoint/buffers.h"
 
 namespace adjoint {
 
 namespace detail {
-
-// A grid-stride launch over n elements: enough blocks to fill the GPU, no more.
-template <class... Params, class... Args>
-cudaError_t launch_over(long long n, cudaStream_t stream, void (*kernel)(Params...), Args... args) {
-  if (n <= 0) return cudaSuccess;
-  long long blocks = (n + 255) / 256;
-  return launch(kernel, dim3(static_cast<unsigned>(blocks < 1024 ? blocks : 1024)), dim3(256), 0, stream, args...);
-}
-
-template <class T>
-__global__ void fill_kernel(T* x, long long n, T value) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)blockDim.x * gridDim.x)
-    x[i] = value;
-}
 
 // p -= lr g
 template <class T>
@@ -55,12 +41,6 @@ __global__ void adamw_kernel(T* p, const T* g, T* m, T* v, long long n, T lr, T 
 
 }  // namespace detail
 
-// x[0 .. n) = value
-template <class T>
-cudaError_t fill(T* x, long long n, T value, cudaStream_t stream) {
-  return detail::launch_over(n, stream, detail::fill_kernel<T>, x, n, value);
-}
-
 template <class T>
 cudaError_t sgd(T* p, const T* g, long long n, T lr, cudaStream_t stream) {
   return detail::launch_over(n, stream, detail::sgd_kernel<T>, p, g, n, lr);
@@ -76,8 +56,8 @@ template <class T>
 cudaError_t adamw(T* p, const T* g, T* m, T* v, long long n, T lr, T beta1, T beta2, T eps, T weight_decay, int step,
                   cudaStream_t stream) {
   T c1 = T(1) - T(std::pow(double(beta1), step)), c2 = T(1) - T(std::pow(double(beta2), step));
-  return detail::launch_over(n, stream, detail::adamw_kernel<T>, p, g, m, v, n, lr, beta1, beta2, eps, weight_decay,
-                             c1, c2);
+  return detail::launch_over(n, stream, detail::adamw_kernel<T>, p, g, m, v, n, lr, beta1, beta2, eps, weight_decay, c1,
+                             c2);
 }
 
 }  // namespace adjoint
