@@ -150,6 +150,7 @@ int main(int argc, char** argv) {{
   {chr(10).join("  " + l if i else l for i, l in enumerate(lines))}
   {"" if grid is None else f"dim3 grid({grid}), block({block});"}
   {run}
+  {"".join(f"cublasDestroy({n});" for t, n in kernel_params if t == "cublasHandle_t")}
   return ok ? 0 : 1;
 }}
 """

@@ -111,6 +111,10 @@ struct Buffer {{
     a = device(host);
     b = device(host);
   }}
+  ~Buffer() {{
+    cudaFree(a);
+    cudaFree(b);
+  }}
 }};
 
 static bool same(const char* what, const std::vector<double>& got, const std::vector<double>& want, double tolerance) {{
@@ -148,6 +152,8 @@ int main() {{
   bool ok = true;
   {chr(10).join(f"  ok &= same({n!r}, as_double(fetch({n}.a, {n}.host.size())), as_double(" + (f"expected_{n}" if n in trained else f"fetch({n}.b, {n}.host.size())") + "), tolerance);" for n in floating).replace("'", '"')}
   std::printf("%s\\n", ok ? "the training step equals the reference" : "the training step differs from the reference");
+  {chr(10).join(f"  cudaFree({n}_bar);" for n in floating)}
+  {"".join(f"cublasDestroy({n});" for t, n in params if t == "cublasHandle_t")}
   return ok ? 0 : 1;
 }}
 """

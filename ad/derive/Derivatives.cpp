@@ -75,7 +75,7 @@ std::vector<Function> differentiate(const Module& prepared, const Request& entry
   std::vector<Function> out;
   for (Request r; q.next(r);) {
     const Function& g = *prepared.find(r.function);
-    if (isHostLevel(g))
+    if (isHostLevel(g, prepared))
       out.push_back(hostDerivative(prepared, g, r, q, mode));
     else
       out.push_back(mode == Mode::Forward ? forwardFunction(prepared, g, r, q) : reverseFunction(prepared, g, r, q));

@@ -87,7 +87,8 @@ class HostBuilder {
   Requests& q_;
   Mode mode_;
   NameSet names_;
-  StmtList locals_;  // f's own: sizes, launch configurations, GEMM scalars
+  StmtList locals_;   // f's own: sizes, launch configurations, GEMM scalars
+  StmtList inlined_;  // the statements of the host functions f calls, as f's
   std::vector<Step> steps_;
   std::vector<Version> versions_;
   std::string status_, scratch_;
@@ -118,18 +119,7 @@ class HostBuilder {
 
   // The steps and f's locals; anything else host code may do is not supported yet.
   void collect() {
-    for (const StmtPtr& s : f_.body) {
-      if (s->kind == StmtKind::Decl && !s->type.isIndexed() && s->expr) {
-        locals_.push_back(s);
-      } else if (std::optional<Step> step = describeStep(*s, f_, m_, locals_)) {
-        steps_.push_back(*step);
-      } else {
-        throw Diagnostic(s->loc, describe(*s) + " is not supported in host code over kernels",
-                         "host code that Adjoint differentiates declares sizes and launch configurations, "
-                         "launches kernels, calls cublasSgemm / cublasDgemm and zeroes or copies with "
-                         "cudaMemsetAsync / cudaMemcpyAsync on the buffers it is passed");
-      }
-    }
+    collect(f_.body, 0);
     // One stream: the launches' and copies' (a GEMM runs on its handle's).
     for (const Step& s : steps_) {
       if (s.kind == StepKind::Gemm) continue;
@@ -140,6 +130,51 @@ class HostBuilder {
     }
     for (const Step& s : steps_)
       if (!stream_) stream_ = s.stream;
+  }
+
+  void collect(const StmtList& body, int depth) {
+    for (const StmtPtr& s : body) {
+      if (s->kind == StmtKind::Decl && !s->type.isIndexed() && s->expr) {
+        locals_.push_back(s);
+      } else if (std::optional<Step> step = describeStep(*s, f_, m_, locals_)) {
+        steps_.push_back(*step);
+      } else if (const Function* g = hostCallee(*s)) {
+        if (depth > 32)
+          throw Diagnostic(s->loc, "host functions calling each other more than 32 deep",
+                           "recursion in host code is not supported");
+        collect(inlined(*s, *g), depth + 1);
+      } else {
+        throw Diagnostic(s->loc, describe(*s) + " is not supported in host code over kernels",
+                         "host code that Adjoint differentiates declares sizes and launch configurations, "
+                         "launches kernels, calls cublasSgemm / cublasDgemm, zeroes or copies with "
+                         "cudaMemsetAsync / cudaMemcpyAsync and calls such host functions, on the buffers it is "
+                         "passed");
+      }
+    }
+  }
+
+  // The host function that `s` calls, if any.
+  const Function* hostCallee(const Stmt& s) const {
+    if (s.kind != StmtKind::Eval || s.expr->kind != ExprKind::Call) return nullptr;
+    const Function* g = m_.find(s.expr->text);
+    return g && isHostLevel(*g, m_) ? g : nullptr;
+  }
+
+  // g's body with its parameters replaced by the call's arguments and its locals renamed apart:
+  // its steps are f's steps (each keeps the source line it comes from).
+  StmtList inlined(const Stmt& call, const Function& g) {
+    std::map<std::string, ExprPtr> values;
+    for (size_t i = 0; i < g.params.size(); ++i) values[g.params[i].name] = call.expr->operands[i];
+    StmtList body = clone(g.body);
+    for (const StmtPtr& d : body)
+      if (d->kind == StmtKind::Decl) {
+        std::string name = names_.fresh(d->name);
+        values[d->name] = var(name, d->type);
+        d->name = name;
+      }
+    substitute(body, values);
+    inlined_.insert(inlined_.end(), body.begin(), body.end());
+    return body;
   }
 
   // ---- versions: the copies the forward runs in ------------------------------------------------
@@ -474,12 +509,18 @@ class HostBuilder {
 
 }  // namespace
 
-bool isHostLevel(const Function& f) {
+bool isHostLevel(const Function& f, const Module& m) {
   if (f.kernel || f.device) return false;
   bool steps = false;
   walk(f.body, [&](const Stmt& s) {
-    steps |= s.kind == StmtKind::Launch ||
-             (s.kind == StmtKind::Eval && s.expr->kind == ExprKind::Call && s.expr->text.rfind("cublas", 0) == 0);
+    if (steps || s.kind == StmtKind::Launch) {
+      steps = true;
+      return;
+    }
+    if (s.kind != StmtKind::Eval || s.expr->kind != ExprKind::Call) return;
+    const std::string& callee = s.expr->text;
+    const Function* g = m.find(callee);
+    steps = callee.rfind("cublas", 0) == 0 || (g && g != &f && isHostLevel(*g, m));
   });
   return steps;
 }

@@ -12,8 +12,8 @@
 
 namespace adjoint::derive {
 
-// Whether `f` is host code that launches kernels.
-bool isHostLevel(const ir::Function& f);
+// Whether `f` is host code: it launches kernels, calls cuBLAS, or calls host code of `m`.
+bool isHostLevel(const ir::Function& f, const ir::Module& m);
 
 ir::Function hostDerivative(const ir::Module& m, const ir::Function& f, const Request& r, Requests& q, Mode mode);
 

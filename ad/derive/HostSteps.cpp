@@ -23,14 +23,16 @@ bool isGemm(const std::string& callee) { return callee == "cublasSgemm" || calle
 
 // `arg` as a pointer into one of host's buffers.
 BufferArg bufferArg(const Stmt& s, const Function& host, size_t position, const ExprPtr& arg) {
-  bool offset = isOp(*arg, Op::Add);
-  const ExprPtr& base = offset ? arg->operands[0] : arg;
+  // (xs + a) + b, after a host function's parameter was replaced by an offset argument: xs + (a + b)
+  ExprPtr base = arg, offset;
+  for (; isOp(*base, Op::Add) && base->operands[0]->type.pointer; base = base->operands[0])
+    offset = offset ? add(base->operands[1], offset) : base->operands[1];
   if (base->kind != ExprKind::Var || !host.param(base->text))
     throw Diagnostic(s.loc,
                      "argument " + std::to_string(position + 1) + " of this " +
                          (s.kind == StmtKind::Launch ? "launch" : "call") + " is not a buffer parameter",
                      "pass the function's pointer parameters, or offsets into them (xs + l * n)");
-  BufferArg b{position, base->text, offset ? arg->operands[1] : nullptr};
+  BufferArg b{position, base->text, offset};
   b.floating = host.param(base->text)->type.isFloating();
   return b;
 }

@@ -87,7 +87,7 @@ void differentiate(PipelineState& s) {
   const PipelineOptions& o = s.options;
   checkRequest(s.prepared.find(o.function), o);
   derive::Request entry{o.function, std::set<std::string>(o.wrt.begin(), o.wrt.end()), true, o.train};
-  if (o.train && !derive::isHostLevel(*s.prepared.find(o.function)))
+  if (o.train && !derive::isHostLevel(*s.prepared.find(o.function), s.prepared))
     throw ir::Diagnostic(s.prepared.find(o.function)->loc,
                          "train-step takes host code: '" + o.function + "' launches no kernel and calls no GEMM",
                          "write the training step's forward as a host function that launches the kernels");

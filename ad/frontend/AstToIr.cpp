@@ -762,8 +762,10 @@ ir::ExprPtr Converter::convertBinary(const BinaryOperator* b) {
 ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   const FunctionDecl* fd = call->getDirectCallee();
   if (!fd) return unsupportedExpr(call, "indirect calls are not supported", "call the function by name");
+  // Host code passes pointers into buffers (xs + l * n) to the host functions it calls.
+  bool host = isHostCode(fd->getDefinition());
   std::vector<ir::ExprPtr> args;
-  for (const Expr* a : call->arguments()) args.push_back(convertExpr(a));
+  for (const Expr* a : call->arguments()) args.push_back(host ? convertLaunchArgument(a) : convertExpr(a));
   auto type = convertType(call->getType(), call->getSourceRange(), /*allowVoid=*/true);
   if (!type) return placeholder();
   std::string name = fd->getQualifiedNameAsString();

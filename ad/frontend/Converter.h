@@ -124,6 +124,8 @@ class Converter {
   ir::ExprPtr convertLaunchArgument(const Expr* e);
   ir::StmtPtr convertLaunch(const CUDAKernelCallExpr* launch);
   bool isLibraryCall(const CallExpr* call) const;
+  std::map<const FunctionDecl*, bool> hostCode_;
+  bool isHostCode(const FunctionDecl* fd);
   ir::StmtPtr convertLibraryCall(const CallExpr* call);
 };
 

@@ -1,8 +1,11 @@
 // Host code over kernels: kernel launches (K<<<grid, block, shmem, stream>>>(args)), the launch
 // configurations they take (dim3 locals), and the handle types passed through untouched
 // (cudaStream_t, cublasHandle_t, ...).
+#include <clang/AST/Attr.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/Basic/SourceManager.h>
+
+#include <functional>
 
 #include "ad/frontend/Converter.h"
 
@@ -61,6 +64,25 @@ ir::ExprPtr Converter::convertLaunchArgument(const Expr* e) {
   std::optional<PointerValue> p = pointerValue(e);
   if (!p) return placeholder();
   return p->offset ? ir::binary(ir::Op::Add, p->base, p->offset) : p->base;
+}
+
+// Whether fd's body launches kernels, calls cuBLAS or the CUDA runtime's copies, or calls a
+// function that does: host code, whose calls pass pointers into buffers.
+bool Converter::isHostCode(const FunctionDecl* fd) {
+  if (!fd || !fd->hasBody() || fd->hasAttr<CUDAGlobalAttr>() || fd->hasAttr<CUDADeviceAttr>()) return false;
+  auto known = hostCode_.find(fd);
+  if (known != hostCode_.end()) return known->second;
+  hostCode_[fd] = false;  // while visiting: recursion adds nothing
+  bool host = false;
+  std::function<void(const Stmt*)> visit = [&](const Stmt* s) {
+    if (!s || host) return;
+    if (isa<CUDAKernelCallExpr>(s)) host = true;
+    if (const auto* call = dyn_cast<CallExpr>(s))
+      host |= isLibraryCall(call) || (call->getDirectCallee() && isHostCode(call->getDirectCallee()->getDefinition()));
+    for (const Stmt* child : s->children()) visit(child);
+  };
+  visit(fd->getBody());
+  return hostCode_[fd] = host;
 }
 
 bool Converter::isLibraryCall(const CallExpr* call) const {

@@ -55,3 +55,18 @@ void mlp(cublasHandle_t handle, const float* X, const float* W1, const float* b1
 // TRAIN: mlp params=W1,b1,W2,b2 optimizer=sgd X=[40] W1=[30] b1=[6] W2=[18] b2=[3] Y=[24] H=[48] O=[24] loss=[1] B=8 D=5 Hd=6 C=3
 // TRAIN: mlp params=W1,b2 optimizer=momentum X=[40] W1=[30] b1=[6] W2=[18] b2=[3] Y=[24] H=[48] O=[24] loss=[1] B=8 D=5 Hd=6 C=3
 // TRAIN: mlp params=W1,b1,W2,b2 optimizer=adamw X=[40] W1=[30] b1=[6] W2=[18] b2=[3] Y=[24] H=[48] O=[24] loss=[1] B=8 D=5 Hd=6 C=3
+
+// A layer as a function of its own, called once per layer with that layer's weights at an offset
+// into one buffer, its output after the previous one's (inputs kept away from ReLU's kink).
+void linear(cublasHandle_t handle, const float* X, const float* W, const float* b, float* Y, int B, int in, int out) {
+  const float one = 1.0f, zero = 0.0f;
+  cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, out, B, in, &one, W, in, X, in, &zero, Y, out);
+  bias_relu<<<(B * out + 63) / 64, 64>>>(Y, b, B, out);
+}
+
+// HOST: stacked X=[20:0:1] W=[32:0:0.5] b=[8:0.1:0.5] H=[40] B=5 D=4
+// TRAIN: stacked params=W,b optimizer=momentum X=[20:0:1] W=[32:0:0.5] b=[8:0.1:0.5] H=[40] B=5 D=4 loss-name=H
+void stacked(cublasHandle_t handle, const float* X, const float* W, const float* b, float* H, int B, int D) {
+  linear(handle, X, W, b, H, B, D, D);
+  linear(handle, H, W + D * D, b + D, H + B * D, B, D, D);
+}

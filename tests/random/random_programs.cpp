@@ -345,12 +345,20 @@ class Generator {
     std::string sizes = std::to_string(n);
     std::string out = "// HOST: chain x=[" + sizes + "] p=[2] h=[" + sizes + "] y=[" + sizes + "] g=[" +
                       std::to_string(std::max(n, 64)) + "] n=" + sizes + "\n";
+    // The first launch perhaps in a host function of its own, called on offsets.
+    bool helper = chance(50);
+    if (helper)
+      out = "void stage(const double* in, const double* p, double* out, int n, cudaStream_t stream) {\n  " + first +
+            "<<<(n + 63) / 64, 64, 0, stream>>>(in, p, out, n);\n}\n\n" + out;
     out +=
         "void chain(cublasHandle_t handle, const double* x, const double* p, double* h, double* y, double* g, int n,\n"
         "           cudaStream_t stream) {\n";
     out += "  int blocks = (n + 63) / 64;\n";
     if (chance(50)) out += "  cudaMemsetAsync(y, 0, n * sizeof(double), stream);\n";
-    out += "  " + first + "<<<blocks, 64, 0, stream>>>(x, p, h, n);\n";
+    if (helper)
+      out += "  stage(x, p, h, 1, stream);\n  stage(x + 1, p, h + 1, n - 1, stream);\n";
+    else
+      out += "  " + first + "<<<blocks, 64, 0, stream>>>(x, p, h, n);\n";
     out += "  " + second + "<<<dim3(blocks), dim3(64), 0, stream>>>(h, p, y, n);\n";
     if (chance(50))
       out += "  " + kernels_[pick(kernels_.size())] + "<<<blocks, 64, 0, stream>>>(h + 1, p, y + 1, n - 1);\n";
