@@ -62,7 +62,7 @@ std::vector<Function> forwardCopies(const Module& original, const std::vector<Fu
 
 bool isCuda(const std::vector<Function>& fs) {
   return std::any_of(fs.begin(), fs.end(), [](const Function& f) {
-    return f.kernel || f.device || f.returnType.spelled == "cudaError_t";  // kernels, or host code over them
+    return f.kernel || f.device || f.hostLevel;  // kernels, or host code over them
   });
 }
 
@@ -164,20 +164,20 @@ std::string entryDoc(const Function& d, const Module& original) {
   const Function* f = original.find(d.primal);
   std::set<std::string> written = f ? analysis::writtenVariables(f->body) : std::set<std::string>{};
   bool jvp = endsWith(d.name, "_jvp");
-  if (endsWith(d.name, "_train_step")) return trainStepDoc(d);
+  if (d.trainStep) return trainStepDoc(d);
   std::string doc;
   if (jvp)
     doc = "Forward mode of " + d.primal + ": " +
-          (d.returnType.isFloating()               ? "returns the derivative of its result along the _dot directions"
-           : d.returnType.spelled == "cudaError_t" ? "computes what " + d.primal + " computes"
-                                                   : "runs " + d.primal) +
+          (d.returnType.isFloating() ? "returns the derivative of its result along the _dot directions"
+           : d.hostLevel             ? "computes what " + d.primal + " computes"
+                                     : "runs " + d.primal) +
           "; arrays it writes get their tangents in their _dot arrays.";
   else
     doc = "Reverse mode of " + d.primal + ": adds the gradient of " +
           (f && f->returnsFloating() ? "its result (and, seeded through their _bar arrays, of the arrays it writes)"
                                      : "the arrays it writes, seeded through their _bar arrays,") +
           " into the _bar arguments.";
-  if (d.returnType.spelled == "cudaError_t")  // host code over kernels
+  if (d.hostLevel)
     doc += " The forward runs in scratch copies of the buffers " + d.primal +
            " writes: every buffer but the derivatives is left as it came in. Returns the first error of "
            "its launches and copies (cudaSuccess when all ran).";
@@ -209,9 +209,9 @@ void emitPreamble(std::ostringstream& src, const Module& original, const std::ve
   if (isCuda(derivatives))
     src << "#include \"adjoint/cuda.h\"\n"
         << (usesCublas(derivatives) ? "#include \"adjoint/cublas.h\"\n" : "")
-        << (endsWith(derivatives.front().name, "_train_step") ? "#include \"adjoint/optimizers.h\"\n"
-            : usesBufferKernels(derivatives)                  ? "#include \"adjoint/buffers.h\"\n"
-                                                              : "")
+        << (derivatives.front().trainStep    ? "#include \"adjoint/optimizers.h\"\n"
+            : usesBufferKernels(derivatives) ? "#include \"adjoint/buffers.h\"\n"
+                                             : "")
         << "\n";
   if (tape)
     src << "// Takes the most recent value off a tape.\n"

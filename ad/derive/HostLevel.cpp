@@ -17,6 +17,7 @@ namespace {
 const Type kCount = Type::integer("long long");
 const Type kStatus = Type::opaque("adjoint::FirstError");
 const Type kScratch = Type::opaque("adjoint::Scratch");
+const Type kError = Type::opaque("cudaError_t");
 
 // A copy of a buffer that the forward sweep writes into.
 struct Version {
@@ -51,11 +52,13 @@ class HostBuilder {
     collect();
     Function g;
     g.name = train() ? f_.name + "_train_step" : derivativeName(f_, r_.wrt, mode_, true);
-    g.returnType = Type::opaque("cudaError_t");
+    g.returnType = kError;
     g.params = f_.params;
     g.primal = f_.name;
     g.loc = f_.loc;
     g.internal = !r_.entry;
+    g.hostLevel = true;
+    g.trainStep = train();
     if (train()) {
       checkTraining();
       for (Param& p : g.params)
@@ -307,8 +310,7 @@ class HostBuilder {
         declareCount(b, out);
         out.push_back(take(b + "_bar", b));
       }
-    out.push_back(ifStmt(unary(Op::Not, var(scratch_, kScratch)),
-                         {ret(call(scratch_ + ".status", {}, Type::opaque("cudaError_t")))}));
+    out.push_back(ifStmt(unary(Op::Not, var(scratch_, kScratch)), {ret(call(scratch_ + ".status", {}, kError))}));
     if (train()) {
       StmtList seeds = seedAdjoints();
       out.insert(out.end(), seeds.begin(), seeds.end());
@@ -328,10 +330,10 @@ class HostBuilder {
   }
   StmtPtr fill(const std::string& name, const std::string& buffer, double value) const {
     Type t = f_.param(buffer)->type;
-    return assign(status(), Op::Assign,
-                  call("adjoint::fill",
-                       {var(name, t.element().pointerTo(false)), count(buffer), number(value, t.element()), stream_},
-                       Type::opaque("cudaError_t")));
+    return assign(
+        status(), Op::Assign,
+        call("adjoint::fill",
+             {var(name, t.element().pointerTo(false)), count(buffer), number(value, t.element()), stream_}, kError));
   }
 
   // The adjoints start at zero, the loss's at one; a loss that f adds into starts at zero.
@@ -361,8 +363,7 @@ class HostBuilder {
     for (const Version& v : versions_) {
       if (v.createdBefore != k) continue;
       const Type& t = f_.param(v.buffer)->type;
-      ExprPtr copy = call("adjoint::copy", {var(v.name, t), var(v.copiedFrom, t), count(v.buffer), stream_},
-                          Type::opaque("cudaError_t"));
+      ExprPtr copy = call("adjoint::copy", {var(v.name, t), var(v.copiedFrom, t), count(v.buffer), stream_}, kError);
       out.push_back(assign(status(), Op::Assign, copy));
     }
     if (!out.empty()) out.front()->comment = "copies to write into, starting as what the buffers hold here";
@@ -472,8 +473,7 @@ class HostBuilder {
     for (const auto& [buffer, version] : last) {
       const Type& t = f_.param(buffer)->type;
       out.push_back(assign(status(), Op::Assign,
-                           call("adjoint::copy", {var(buffer, t), var(version, t), count(buffer), stream_},
-                                Type::opaque("cudaError_t"))));
+                           call("adjoint::copy", {var(buffer, t), var(version, t), count(buffer), stream_}, kError)));
     }
     if (!out.empty()) out.front()->comment = "the buffers " + f_.name + " writes hold what it leaves in them";
     return out;

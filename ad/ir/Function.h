@@ -52,6 +52,9 @@ struct Function {
   bool needsOneDimensionalLaunch = false;
   // A kernel that runs the forward's blocks in turn (transforms::runBlocksInTurn).
   bool blocksInTurn = false;
+  // A derivative of host code over kernels (f_vjp, f_jvp; f_train_step when also `trainStep`).
+  bool hostLevel = false;
+  bool trainStep = false;
 
   const Param* param(const std::string& n) const;
   // The adjoint (or tangent) parameter of the primal parameter `primal`, if the function has one.
