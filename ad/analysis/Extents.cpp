@@ -190,12 +190,23 @@ class ExtentFinder {
       accesses(e->operands[1], bounds);
       return;
     }
-    walk(e, [&](const Expr& x) {
-      if (isElement(x)) access(x.operands[1], bounds, false);
-      if (x.kind == ExprKind::Call)
-        for (const ExprPtr& a : x.operands)
-          if (a->kind == ExprKind::Var && a->text == array_) failed_ = true;  // passed on: not followed
-    });
+    if (isElement(*e)) access(e->operands[1], bounds, false);
+    if (e->kind == ExprKind::Call)
+      for (const ExprPtr& a : e->operands)
+        if (a->kind == ExprKind::Var && a->text == array_) failed_ = true;  // passed on: not followed
+    // What `?:`, && and || evaluate only where their condition holds (i < n ? x[i] : 0) is bounded
+    // by it.
+    const std::vector<ExprPtr>& o = e->operands;
+    if (e->kind == ExprKind::Select) {
+      accesses(o[0], bounds);
+      accesses(o[1], refined(bounds, o[0], true));
+      accesses(o[2], refined(bounds, o[0], false));
+    } else if (isOp(*e, Op::And) || isOp(*e, Op::Or)) {
+      accesses(o[0], bounds);
+      accesses(o[1], refined(bounds, o[0], isOp(*e, Op::And)));
+    } else {
+      for (const ExprPtr& operand : o) accesses(operand, bounds);
+    }
   }
 
   void visitOwn(const Stmt& s, const Bounds& bounds) {

@@ -62,3 +62,17 @@ void zeroed_loss(const float* x, const float* w, const float* b, float* keep, fl
   scale_shift<<<(n + 63) / 64, 64, 0, stream>>>(keep, w, b, h, n);
   squared_error<<<(n + 63) / 64, 64, 0, stream>>>(h, x, loss, n);
 }
+
+// A read guarded by a select: threads past the end read nothing, so the copy of h covers its n
+// elements, not the grid's 128 threads (it read past the caller's buffer).
+__global__ void guarded_square(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? x[i] : 0.0f;
+  if (i < n) y[i] = v * v;
+}
+
+// HOST: guarded x=[70] h=[70] y=[70] n=70
+void guarded(const float* x, float* h, float* y, int n) {
+  guarded_square<<<(n + 63) / 64, 64>>>(x, h, n);
+  guarded_square<<<(n + 63) / 64, 64>>>(h, y, n);
+}

@@ -38,6 +38,15 @@ TEST_CASE("a guarded thread index: the smaller of the grid's threads and the gua
   CHECK(extentOf(k, "x") == extentOf(k, "y"));
 }
 
+TEST_CASE("a select and && bound what they evaluate under their condition") {
+  ExprPtr i = v("i"), guard = binary(Op::Lt, v("i"), v("n"));
+  Function k = kernel(
+      {decl("i", kInt, threadIndex()), decl("s", kFloat, select(guard, at("x", i), number(0, kFloat))),
+       decl("t", Type::of(Scalar::Bool), binary(Op::And, guard, binary(Op::Gt, at("y", i), number(0, kFloat))))});
+  CHECK(extentOf(k, "x") == "std::min<long long>(gridDim.x * blockDim.x, n)");
+  CHECK(extentOf(k, "y") == "std::min<long long>(gridDim.x * blockDim.x, n)");
+}
+
 TEST_CASE("an early return bounds the rest of the kernel") {
   Function k = kernel({decl("i", kInt, threadIndex()), ifStmt(binary(Op::Ge, v("i"), v("n")), {ret(nullptr)}),
                        assign(at("y", v("i")), Op::Assign, number(0, kFloat))});
