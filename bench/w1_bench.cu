@@ -14,17 +14,9 @@
 #include <vector>
 
 #include "adjoint/cuda.h"
+#include "timing.h"
 #include "w1_loss.cu"
 #include "w1_loss.grad.h"
-
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    cudaError_t e = (call);                                                           \
-    if (e != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
 
 // Hand-written adjoint 1: every thread adds its terms with atomicAdd.
 __global__ void vjp_atomic_per_thread(const float* x, const float* y, const float* a, const float* b, int n,
@@ -70,26 +62,6 @@ __global__ void vjp_atomic_per_block(const float* x, const float* y, const float
 __global__ void sgd_update(float* a, float* b, const float* a_bar, const float* b_bar, float rate) {
   a[0] -= rate * a_bar[0];
   b[0] -= rate * b_bar[0];
-}
-
-// The median time of `reps` runs of `work`, in ms, after `warmup` runs.
-double median_ms(const std::function<void()>& work, int reps, int warmup = 3) {
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  for (int k = 0; k < warmup; ++k) work();
-  std::vector<float> times;
-  for (int k = 0; k < reps; ++k) {
-    CHECK(cudaEventRecord(start));
-    work();
-    CHECK(cudaEventRecord(stop));
-    CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, start, stop));
-    times.push_back(ms);
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
 }
 
 int main(int argc, char** argv) {

@@ -8,6 +8,8 @@ import sys
 
 import torch
 
+from timing import median_ms
+
 log2n = int(sys.argv[1]) if len(sys.argv) > 1 else 26
 n = 1 << log2n
 gen = torch.Generator(device="cuda").manual_seed(7)
@@ -32,21 +34,6 @@ def make_step(f):
             b.grad = None
         return loss
     return step
-
-
-def median_ms(work, reps=50, warmup=5):
-    for _ in range(warmup):
-        work()
-    times = []
-    for _ in range(reps):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        work()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    times.sort()
-    return times[len(times) // 2]
 
 
 # The gradient against float64 before timing.

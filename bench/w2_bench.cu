@@ -16,15 +16,7 @@
 #include <vector>
 
 #include "mlp_train.train.h"
-
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    cudaError_t e = (call);                                                           \
-    if (e != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
+#include "timing.h"
 
 namespace {
 
@@ -36,26 +28,6 @@ float* random_buffer(size_t n, float scale, std::mt19937& rng) {
   CHECK(cudaMalloc(&d, n * sizeof(float)));
   CHECK(cudaMemcpy(d, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
   return d;
-}
-
-// The median time of `work` in milliseconds (CUDA events, after warm-up).
-double median_ms(const std::function<void()>& work, int reps = 50, int warmup = 5) {
-  for (int i = 0; i < warmup; ++i) work();
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  std::vector<float> times;
-  for (int i = 0; i < reps; ++i) {
-    cudaEventRecord(start);
-    work();
-    cudaEventRecord(stop);
-    cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    times.push_back(ms);
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
 }
 
 }  // namespace
@@ -96,7 +68,7 @@ int main(int argc, char** argv) {
   }
   size_t free_before = 0, total = 0;
   cudaMemGetInfo(&free_before, &total);
-  double ms = median_ms(step);
+  double ms = median_ms(step, 50, 5);
 
   // The floor: the nine GEMMs of the step alone (TF32), on scratch buffers of the same shapes.
   float *G = random_buffer(size_t(H) * std::max(B, H), 1, rng), *G2 = random_buffer(size_t(H) * std::max(B, H), 1, rng);
@@ -112,7 +84,7 @@ int main(int argc, char** argv) {
     cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, D, B, H, &one, W1, D, H1, H, &zero, G, D);   // dX
     cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, D, H, B, &one, X, D, H1, H, &zero, G2, D);   // dW1
   };
-  double floor_ms = median_ms(gemms);
+  double floor_ms = median_ms(gemms, 50, 5);
   std::printf("generated training step: %.4f ms; nine GEMMs alone: %.4f ms; ratio %.2fx\n", ms, floor_ms,
               ms / floor_ms);
   return 0;

@@ -8,6 +8,8 @@ import sys
 
 import torch
 
+from timing import median_ms
+
 small = len(sys.argv) > 1 and sys.argv[1] == "small"
 B, D, H, C = (2048, 256, 512, 16) if small else (8192, 1024, 4096, 1024)
 torch.backends.cuda.matmul.allow_tf32 = True
@@ -27,20 +29,6 @@ def make_step(forward):
         opt.step()
         return loss
     return step
-
-
-def median_ms(work, reps=50, warmup=5):
-    for _ in range(warmup):
-        work()
-    times = []
-    for _ in range(reps):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        work()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    return sorted(times)[len(times) // 2]
 
 
 name = "small" if small else "large"

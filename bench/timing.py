@@ -1,0 +1,18 @@
+"""What the PyTorch benchmarks share: the median time of a piece of work with CUDA events, after
+warm-up, as bench/timing.h measures the generated code."""
+import torch
+
+
+def median_ms(work, reps=50, warmup=5):
+    for _ in range(warmup):
+        work()
+    times = []
+    for _ in range(reps):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        work()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    times.sort()
+    return times[len(times) // 2]
