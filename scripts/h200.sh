@@ -3,7 +3,7 @@
 #   scripts/h200.sh build [CASE.cu ...]
 #                           (here, with nvcc): the kernel and host-code checks and timings of
 #                           tests/kernels and the samples (or of the CASEs given), the W1 and W2
-#                           benchmarks and the MLP sample's training, for sm_90, into build-gpu/
+#                           benchmarks and the training samples' drivers, for sm_90, into build-gpu/
 #   scripts/h200.sh run OUT (on the H200 machine, with build-gpu/ carried there): runs the checks on
 #                           the GPU, compares each vjp with its float64 reference (built for the
 #                           CPU), runs each check under compute-sanitizer memcheck and racecheck, the
@@ -15,7 +15,8 @@ case "${1:-}" in
     rm -rf build-gpu && mkdir -p build-gpu/kernels
     shift
     cases=("$@")
-    [ ${#cases[@]} -gt 0 ] || cases=(tests/kernels/*.cu samples/w1_loss/w1_loss.cu samples/mlp_train/mlp_train.cu)
+    [ ${#cases[@]} -gt 0 ] || cases=(tests/kernels/*.cu samples/w1_loss/w1_loss.cu samples/mlp_train/mlp_train.cu
+      samples/residual_train/residual_train.cu)
     for case in "${cases[@]}"; do
       python3 tests/run_kernel_case.py "$case" --adjoint build/bin/adjoint --gpu --build-only --keep build-gpu/kernels
       python3 tests/run_kernel_case.py "$case" --adjoint build/bin/adjoint --gpu --build-only --bench --keep build-gpu/kernels
@@ -25,8 +26,10 @@ case "${1:-}" in
       -o build-gpu/w1_bench
     nvcc -std=c++17 -O3 -arch=sm_90 -I runtime -I samples/mlp_train bench/w2_bench.cu \
       samples/mlp_train/mlp_train.train.cu -lcublas -o build-gpu/w2_bench
-    nvcc -std=c++17 -O2 -arch=sm_90 -I runtime -I samples/mlp_train samples/mlp_train/train.cu \
-      samples/mlp_train/mlp_train.train.cu -lcublas -o build-gpu/mlp_train
+    for sample in mlp_train residual_train; do
+      nvcc -std=c++17 -O2 -arch=sm_90 -I runtime -I samples/$sample samples/$sample/train.cu \
+        samples/$sample/$sample.train.cu -lcublas -o build-gpu/$sample
+    done
     ;;
   run)
     out=${2:?output directory}
@@ -42,7 +45,9 @@ case "${1:-}" in
     done
     build-gpu/w1_bench 26 > "$out/w1.txt" 2>&1 || failed=1
     python3 bench/w1_torch.py 26 >> "$out/w1.txt" 2>&1 || failed=1
-    build-gpu/mlp_train > "$out/mlp_train.txt" 2>&1 || failed=1
+    for sample in mlp_train residual_train; do
+      build-gpu/$sample > "$out/$sample.txt" 2>&1 || failed=1
+    done
     for size in large small; do
       build-gpu/w2_bench $size >> "$out/w2.txt" 2>&1 || failed=1
       python3 bench/w2_torch.py $size >> "$out/w2.txt" 2>&1 || failed=1

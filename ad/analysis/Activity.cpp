@@ -84,8 +84,11 @@ std::set<std::string> writtenVariables(const StmtList& body) {
   std::set<std::string> names = assignedVariables(body);
   walkExprs(body, [&](const Expr& e) {
     if (e.kind != ExprKind::Call) return;
-    for (const ExprPtr& arg : e.operands)
+    for (ExprPtr arg : e.operands) {
+      // a pointer into the array: p + offset
+      while ((isOp(*arg, Op::Add) || isOp(*arg, Op::Sub)) && arg->operands[0]->type.pointer) arg = arg->operands[0];
       if (arg->kind == ExprKind::Var && arg->type.pointer && !arg->type.constPointee) names.insert(arg->text);
+    }
   });
   return names;
 }

@@ -53,4 +53,23 @@ bool asCountedLoop(const Stmt& s, CountedLoop& out) {
   return true;
 }
 
+ExprPtr lastValue(const CountedLoop& loop) {
+  ExprPtr one = number(1, loop.counterType);
+  ExprPtr last = loop.inclusive ? loop.bound : (loop.increasing ? sub(loop.bound, one) : add(loop.bound, one));
+  if (!loop.step) return last;
+  return add(loop.first, mul(div(sub(last, loop.first), loop.step), loop.step));
+}
+
+StmtPtr reversedLoop(const CountedLoop& loop, StmtList body) {
+  ExprPtr i = var(loop.counter, loop.counterType);
+  ExprPtr cond = binary(loop.increasing ? Op::Ge : Op::Le, i, loop.first);
+  if (!loop.step)
+    return forStmt(decl(loop.counter, loop.counterType, lastValue(loop)), cond,
+                   assign(i, loop.increasing ? Op::Sub : Op::Add, number(1, loop.counterType)), std::move(body));
+  // The start a + (b - 1 - a) / s * s is the last value only when the loop runs at all.
+  StmtPtr reversed = forStmt(decl(loop.counter, loop.counterType, lastValue(loop)), cond, assign(i, Op::Sub, loop.step),
+                             std::move(body));
+  return ifStmt(binary(loop.inclusive ? Op::Le : Op::Lt, loop.first, loop.bound), {reversed});
+}
+
 }  // namespace adjoint::analysis

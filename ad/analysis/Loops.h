@@ -21,4 +21,11 @@ struct CountedLoop {
 // The counted-loop view of `s`, or false when `s` is not a counted loop.
 bool asCountedLoop(const ir::Stmt& s, CountedLoop& out);
 
+// The counter's last value, when the loop runs at all: b - 1 for `i < b` (b for `i <= b`), and
+// a + (b - 1 - a) / s * s with a step s.
+ir::ExprPtr lastValue(const CountedLoop& loop);
+
+// The loop over the same values backwards, running `body`: from the last value down to a.
+ir::StmtPtr reversedLoop(const CountedLoop& loop, ir::StmtList body);
+
 }  // namespace adjoint::analysis

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "ad/analysis/Activity.h"
+#include "ad/analysis/Loops.h"
 #include "ad/derive/HostSteps.h"
 #include "ad/derive/Optimizers.h"
 #include "ad/ir/Diagnostic.h"
@@ -26,6 +28,23 @@ struct Version {
   std::string copiedFrom;
 };
 
+// A counted loop of host code over steps (layers): for (int l = a; l < b; ++l).
+struct HostLoop {
+  const Stmt* stmt;
+  analysis::CountedLoop header;
+  StmtList locals;            // declared in its body, in order
+  size_t begin = 0, end = 0;  // its steps: [begin, end)
+  std::string trips;          // the local holding its number of iterations
+};
+
+// What a step in a loop overwrites in a buffer that the loop's pullbacks read: saved per
+// iteration before the step runs, put back before its pullback.
+struct Save {
+  size_t step;
+  const BufferArg* arg;
+  std::string tape, slot;  // the scratch holding the saved values; the local of its elements per iteration
+};
+
 std::string describe(const Stmt& s) {
   switch (s.kind) {
     case StmtKind::If:
@@ -42,6 +61,14 @@ std::string describe(const Stmt& s) {
       return "this statement";
   }
 }
+
+// The default stream: 0, or a null pointer (NULL, nullptr), as a cudaStream_t is written.
+bool isDefaultStream(const Expr& e) {
+  if (e.kind == ExprKind::Cast) return isDefaultStream(*e.operands[0]);
+  return (e.kind == ExprKind::Number && e.value == 0) ||
+         (e.kind == ExprKind::Var && (e.text == "nullptr" || e.text == "NULL"));
+}
+bool sameStream(const Expr& a, const Expr& b) { return sameExpr(a, b) || (isDefaultStream(a) && isDefaultStream(b)); }
 
 class HostBuilder {
  public:
@@ -93,7 +120,9 @@ class HostBuilder {
   StmtList locals_;   // f's own: sizes, launch configurations, GEMM scalars
   StmtList inlined_;  // the statements of the host functions f calls, as f's
   std::vector<Step> steps_;
+  std::vector<HostLoop> loops_;
   std::vector<Version> versions_;
+  std::vector<Save> saves_;
   std::string status_, scratch_;
   std::map<std::string, std::string> counts_;  // buffer -> the local holding its extent
   ExprPtr stream_;
@@ -126,7 +155,7 @@ class HostBuilder {
     // One stream: the launches' and copies' (a GEMM runs on its handle's).
     for (const Step& s : steps_) {
       if (s.kind == StepKind::Gemm) continue;
-      if (stream_ && !sameExpr(*stream_, *s.stream))
+      if (stream_ && !sameStream(*stream_, *s.stream))
         throw Diagnostic(s.stmt->loc, "kernels launched on different streams",
                          "launch every kernel of the function on one stream (a parameter)");
       stream_ = s.stream;
@@ -135,25 +164,47 @@ class HostBuilder {
       if (!stream_) stream_ = s.stream;
   }
 
-  void collect(const StmtList& body, int depth) {
+  void collect(const StmtList& body, int depth, int loop = -1) {
     for (const StmtPtr& s : body) {
       if (s->kind == StmtKind::Decl && !s->type.isIndexed() && s->expr) {
-        locals_.push_back(s);
-      } else if (std::optional<Step> step = describeStep(*s, f_, m_, locals_)) {
+        (loop < 0 ? locals_ : loops_[loop].locals).push_back(s);
+      } else if (std::optional<Step> step = describeStep(*s, f_, m_, visibleLocals(loop))) {
+        step->loop = loop;
         steps_.push_back(*step);
       } else if (const Function* g = hostCallee(*s)) {
         if (depth > 32)
           throw Diagnostic(s->loc, "host functions calling each other more than 32 deep",
                            "recursion in host code is not supported");
-        collect(inlined(*s, *g), depth + 1);
+        collect(inlined(*s, *g), depth + 1, loop);
+      } else if (s->kind == StmtKind::For && loop < 0) {
+        collectLoop(*s, depth);
       } else {
-        throw Diagnostic(s->loc, describe(*s) + " is not supported in host code over kernels",
+        throw Diagnostic(s->loc,
+                         describe(*s) + (loop < 0 ? "" : " in a loop") + " is not supported in host code over kernels",
                          "host code that Adjoint differentiates declares sizes and launch configurations, "
                          "launches kernels, calls cublasSgemm / cublasDgemm, zeroes or copies with "
-                         "cudaMemsetAsync / cudaMemcpyAsync and calls such host functions, on the buffers it is "
+                         "cudaMemsetAsync / cudaMemcpyAsync, calls such host functions and runs them in counted "
+                         "loops (for (int l = 0; l < layers; ++l)) not nested in each other, on the buffers it is "
                          "passed");
       }
     }
+  }
+
+  StmtList visibleLocals(int loop) const {
+    StmtList out = locals_;
+    if (loop >= 0) out.insert(out.end(), loops_[loop].locals.begin(), loops_[loop].locals.end());
+    return out;
+  }
+
+  void collectLoop(const Stmt& s, int depth) {
+    HostLoop loop{&s, {}, {}, steps_.size(), 0, ""};
+    if (!analysis::asCountedLoop(s, loop.header) || loop.header.step)
+      throw Diagnostic(s.loc, "a loop of host code must count by one: for (int l = a; l < b; ++l)",
+                       "Adjoint runs the loop's pullbacks in a loop that counts back; other loops are not "
+                       "supported in host code");
+    loops_.push_back(loop);
+    collect(s.body, depth, static_cast<int>(loops_.size() - 1));
+    loops_.back().end = steps_.size();
   }
 
   // The host function that `s` calls, if any.
@@ -191,6 +242,7 @@ class HostBuilder {
       for (const BufferArg& b : s.buffers) {
         if (b.buffer != buffer) continue;
         analysis::AccessExtent a = stepExtent(s, f_, b);
+        a.extent = overLoop(s, a.extent);
         if (a.unboundedReads && !reading) reading = &s;
         if (a.extent &&
             std::none_of(extents.begin(), extents.end(), [&](const ExprPtr& x) { return sameExpr(*x, *a.extent); }))
@@ -208,30 +260,84 @@ class HostBuilder {
     return out;
   }
 
+  // The value of e, an expression of step s's arguments, over f's own locals: the locals of s's
+  // loop replaced by their values and, where the counter remains, the larger of e at the first
+  // and at the last iteration (offsets and sizes of layers grow or shrink with the layer).
+  ExprPtr overLoop(const Step& s, ExprPtr e) const {
+    if (s.loop < 0 || !e) return e;
+    const HostLoop& loop = loops_[s.loop];
+    for (auto it = loop.locals.rbegin(); it != loop.locals.rend(); ++it)
+      e = substitute(e, [&](const Expr& v) { return v.text == (*it)->name ? (*it)->expr : nullptr; });
+    const std::string& counter = loop.header.counter;
+    if (!reads(e, counter)) return e;
+    auto at = [&](const ExprPtr& value) {
+      return refold(substitute(e, [&](const Expr& v) { return v.text == counter ? value : nullptr; }));
+    };
+    return call("std::max<long long>", {at(loop.header.first), at(analysis::lastValue(loop.header))}, kCount);
+  }
+
   // Each step that writes a buffer writes a copy of it: the first copy of the caller's buffer,
   // and in reverse mode a new copy where the pullback of a step before (or of this step) reads
-  // what it holds.
+  // what it holds. The steps of a loop run in the versions made before it: what a step in the
+  // loop overwrites and the loop's pullbacks read is saved per iteration instead (planSaves).
   void planVersions() {
     std::map<std::string, std::string> current;
     std::set<std::string> needed;  // versions a pullback reads
     for (const Param& p : f_.params) current[p.name] = p.name;
-    for (size_t k = 0; k < steps_.size(); ++k) {
-      Step& s = steps_[k];
-      s.before = current;
-      for (const BufferArg& b : s.buffers) {
-        const std::string& now = current[b.buffer];
-        bool fresh = now == b.buffer || (mode_ == Mode::Reverse && (needed.count(now) || s.reads(b.buffer)));
-        if (!b.writes || !fresh || s.after.count(b.buffer)) continue;
-        size_t copies =
-            std::count_if(versions_.begin(), versions_.end(), [&](const Version& v) { return v.buffer == b.buffer; });
-        std::string name = names_.fresh(b.buffer + "_" + std::to_string(copies + 1));
-        versions_.push_back({name, b.buffer, k, now});
-        current[b.buffer] = name;
-        s.after[b.buffer] = name;
+    for (size_t k = 0; k < steps_.size();) {
+      bool inLoop = steps_[k].loop >= 0;
+      size_t end = inLoop ? loops_[steps_[k].loop].end : k + 1;
+      std::map<std::string, std::string> entry = current;
+      for (size_t j = k; j < end; ++j)
+        for (const BufferArg& b : steps_[j].buffers) {
+          const std::string& now = current[b.buffer];
+          if (!b.writes || now != entry[b.buffer]) continue;  // not written, or already a new version
+          bool inPlace = !inLoop && steps_[j].reads(b.buffer);
+          if (now != b.buffer && (mode_ != Mode::Reverse || (!needed.count(now) && !inPlace))) continue;
+          size_t copies =
+              std::count_if(versions_.begin(), versions_.end(), [&](const Version& v) { return v.buffer == b.buffer; });
+          std::string name = names_.fresh(b.buffer + "_" + std::to_string(copies + 1));
+          versions_.push_back({name, b.buffer, k, now});
+          current[b.buffer] = name;
+        }
+      for (size_t j = k; j < end; ++j) {
+        Step& s = steps_[j];
+        s.before = inLoop ? current : entry;
+        for (const auto& [buffer, version] : current)
+          if (!inLoop && version != entry[buffer]) s.after[buffer] = version;
+        for (const BufferArg& b : s.buffers)
+          if (b.reads) needed.insert(s.before[b.buffer]);
       }
-      for (const BufferArg& b : s.buffers)
-        if (b.reads) needed.insert(s.before[b.buffer]);
+      k = end;
     }
+    if (mode_ == Mode::Reverse) planSaves();
+  }
+
+  // In a loop, a step that writes a buffer which a step of the loop reads saves what it
+  // overwrites, per iteration: the pullbacks, which run backwards, put it back before their own.
+  void planSaves() {
+    for (const HostLoop& loop : loops_)
+      for (size_t j = loop.begin; j < loop.end; ++j)
+        for (const BufferArg& b : steps_[j].buffers) {
+          bool readInLoop =
+              std::any_of(steps_.begin() + static_cast<long>(loop.begin), steps_.begin() + static_cast<long>(loop.end),
+                          [&](const Step& s) { return s.reads(b.buffer); });
+          if (!b.writes || !readInLoop) continue;
+          std::string tape = names_.fresh(b.buffer + "_before_L" + std::to_string(steps_[j].stmt->loc.line));
+          saves_.push_back({j, &b, tape, names_.fresh(tape + "_count")});
+        }
+  }
+
+  // The elements of b's buffer that step s touches from where b points.
+  ExprPtr touched(const Step& s, const BufferArg& b) const {
+    BufferArg fromStart = b;
+    fromStart.offset = nullptr;
+    ExprPtr e = stepExtent(s, f_, fromStart).extent;
+    if (!e)
+      throw Diagnostic(s.stmt->loc, "cannot tell how many elements of '" + b.buffer + "' this step writes",
+                       "a step of a loop saves what it overwrites for the reverse sweep; guard the kernel's "
+                       "indices with the sizes it is passed");
+    return e;
   }
 
   // ---- scratch: versions and, in a training step, adjoints ------------------------------------
@@ -293,7 +399,7 @@ class HostBuilder {
     StmtList out;
     out.push_back(withComment(decl(status_, kStatus, nullptr),
                               "the first error of the steps and copies below (the later ones still run)"));
-    if (versions_.empty() && !train()) return out;
+    if (versions_.empty() && saves_.empty() && !train()) return out;
     scratch_ = names_.fresh("scratch");
     out.push_back(withComment(
         decl(scratch_, kScratch, call("adjoint::Scratch", {stream_}, kScratch)),
@@ -305,6 +411,8 @@ class HostBuilder {
       declareCount(v.buffer, out);
       out.push_back(take(v.name, v.buffer));
     }
+    StmtList tapes = allocateTapes();
+    out.insert(out.end(), tapes.begin(), tapes.end());
     if (train())
       for (const std::string& b : withAdjoint_) {
         declareCount(b, out);
@@ -314,6 +422,57 @@ class HostBuilder {
     if (train()) {
       StmtList seeds = seedAdjoints();
       out.insert(out.end(), seeds.begin(), seeds.end());
+    }
+    return out;
+  }
+
+  // Per save, its elements per iteration times the loop's iterations.
+  StmtList allocateTapes() {
+    StmtList out;
+    for (HostLoop& loop : loops_) {
+      if (std::none_of(saves_.begin(), saves_.end(),
+                       [&](const Save& v) { return &loops_[steps_[v.step].loop] == &loop; }))
+        continue;
+      const analysis::CountedLoop& h = loop.header;
+      ExprPtr n = h.increasing ? sub(h.bound, h.first) : sub(h.first, h.bound);
+      if (h.inclusive) n = add(n, number(1, n->type));
+      loop.trips = names_.fresh(h.counter + "_iterations");
+      out.push_back(withComment(decl(loop.trips, kCount, call("std::max<long long>", {number(0, kCount), n}, kCount)),
+                                "iterations of the loop at line " + std::to_string(loop.stmt->loc.line)));
+    }
+    for (const Save& v : saves_) {
+      const Step& s = steps_[v.step];
+      Type t = f_.param(v.arg->buffer)->type.element().pointerTo(false);
+      ExprPtr size = mul(var(loops_[s.loop].trips, kCount), var(v.slot, kCount));
+      out.push_back(withComment(decl(v.slot, kCount, overLoop(s, touched(s, *v.arg))),
+                                "what line " + std::to_string(s.stmt->loc.line) + " overwrites in " + v.arg->buffer +
+                                    " and the loop's pullbacks read: saved per iteration"));
+      out.push_back(decl(v.tape, t, call(scratch_ + ".take<" + t.scalarSpelling() + ">", {size}, t)));
+    }
+    return out;
+  }
+
+  // Step j's saves (before it runs, forward) or their restores (before its pullback).
+  StmtList savesOf(size_t j, bool forward) const {
+    StmtList out;
+    for (const Save& v : saves_) {
+      if (v.step != j) continue;
+      const Step& s = steps_[j];
+      const analysis::CountedLoop& h = loops_[s.loop].header;
+      ExprPtr counter = var(h.counter, h.counterType);
+      ExprPtr iteration = cast(kCount, h.increasing ? sub(counter, h.first) : sub(h.first, counter));
+      Type t = f_.param(v.arg->buffer)->type.element().pointerTo(false);
+      ExprPtr saved = add(var(v.tape, t), mul(iteration, var(v.slot, kCount)));
+      ExprPtr working = var(s.before.at(v.arg->buffer), t);
+      if (v.arg->offset) working = add(working, v.arg->offset);
+      ExprPtr n = touched(s, *v.arg);
+      std::string line = "line " + std::to_string(s.stmt->loc.line);
+      out.push_back(withComment(
+          assign(status(), Op::Assign,
+                 call("adjoint::copy", {forward ? saved : working, forward ? working : saved, cast(kCount, n), stream_},
+                      kError)),
+          forward ? line + " overwrites " + v.arg->buffer + ": saved for the reverse sweep"
+                  : v.arg->buffer + " as it was before " + line));
     }
     return out;
   }
@@ -428,32 +587,81 @@ class HostBuilder {
   // The name of the derivative of the step's kernel.
   std::string kernelDerivative(const Step& s) const { return s.kernel ? q_.need(*s.kernel, kernelWrt(s), mode_) : ""; }
 
-  StmtPtr located(StmtPtr stmt, const Step& s) const {
-    stmt->loc = s.stmt->loc;
-    std::string line = m_.sourceLine(s.stmt->loc.line);
-    if (!line.empty() && stmt->comment.empty())
-      stmt->comment = "line " + std::to_string(s.stmt->loc.line) + ": " + line;
+  StmtPtr located(StmtPtr stmt, const Stmt& source) const {
+    stmt->loc = source.loc;
+    std::string line = m_.sourceLine(source.loc.line);
+    if (!line.empty() && stmt->comment.empty()) stmt->comment = "line " + std::to_string(source.loc.line) + ": " + line;
     return stmt;
+  }
+  StmtPtr located(StmtPtr stmt, const Step& s) const { return located(std::move(stmt), *s.stmt); }
+
+  // The statements of the steps in order: each step's from `of(k)`, the steps of a loop in the
+  // loop, after the copies made before them.
+  template <class Of>
+  StmtList inOrder(Of of) const {
+    StmtList out;
+    for (size_t k = 0; k < steps_.size();) {
+      StmtList copies = copiesBefore(k);
+      out.insert(out.end(), copies.begin(), copies.end());
+      if (steps_[k].loop < 0) {
+        StmtList own = of(k);
+        out.insert(out.end(), own.begin(), own.end());
+        ++k;
+        continue;
+      }
+      const HostLoop& loop = loops_[steps_[k].loop];
+      StmtList body;
+      for (size_t j = loop.begin; j < loop.end; ++j) {
+        StmtList own = of(j);
+        body.insert(body.end(), own.begin(), own.end());
+      }
+      const Stmt& h = *loop.stmt;
+      out.push_back(located(forStmt(clone({h.init}).front(), h.expr, clone({h.step}).front(), inLoop(loop, body)), h));
+      k = loop.end;
+    }
+    return out;
+  }
+
+  // A loop's body: the locals it declares that `body` uses, then `body`.
+  static StmtList inLoop(const HostLoop& loop, StmtList body) {
+    std::set<std::string> used = analysis::readVariables(body);
+    StmtList locals;
+    for (auto it = loop.locals.rbegin(); it != loop.locals.rend(); ++it)
+      if (used.count((*it)->name)) {
+        locals.insert(locals.begin(), clone({*it}).front());
+        used.merge(analysis::readVariables((*it)->expr));
+      }
+    body.insert(body.begin(), locals.begin(), locals.end());
+    return body;
   }
 
   StmtList reverseSweeps() {
-    StmtList forward, reverse;
-    for (size_t k = 0; k < steps_.size(); ++k) {
+    StmtList forward = inOrder([&](size_t k) {
       const Step& s = steps_[k];
-      StmtList copies = copiesBefore(k);
-      forward.insert(forward.end(), copies.begin(), copies.end());
-      forward.push_back(located(forwardStatement(s, arguments(s, during(s)), status()), s));
-    }
+      StmtList out = savesOf(k, true);
+      out.push_back(located(forwardStatement(s, arguments(s, during(s)), status()), s));
+      return out;
+    });
     if (train()) {
       StmtList back = copiesBack();
       forward.insert(forward.end(), back.begin(), back.end());
     }
+    StmtList reverse;
     for (size_t k = steps_.size(); k-- > 0;) {
-      const Step& s = steps_[k];
-      if (!differentiated(s)) continue;
-      reverse.push_back(located(derivativeStatement(s, f_, true, arguments(s, s.before), derivativeArguments(s),
-                                                    kernelDerivative(s), status()),
-                                s));
+      if (steps_[k].loop < 0) {
+        StmtList own = pullbackOf(k);
+        reverse.insert(reverse.end(), own.begin(), own.end());
+        continue;
+      }
+      const HostLoop& loop = loops_[steps_[k].loop];
+      StmtList body;
+      for (size_t j = loop.end; j-- > loop.begin;) {
+        StmtList own = pullbackOf(j);
+        body.insert(body.end(), own.begin(), own.end());
+      }
+      if (!body.empty())
+        reverse.push_back(located(analysis::reversedLoop(loop.header, inLoop(loop, body)), *loop.stmt));
+      k = loop.begin;
     }
     if (!forward.empty()) forward.front()->section = Section::Forward;
     if (!reverse.empty()) reverse.front()->section = Section::Reverse;
@@ -463,6 +671,17 @@ class HostBuilder {
       forward.insert(forward.end(), updates.begin(), updates.end());
     }
     return forward;
+  }
+
+  // Step k's restores, then its pullback where it has one.
+  StmtList pullbackOf(size_t k) const {
+    const Step& s = steps_[k];
+    StmtList out = savesOf(k, false);
+    if (differentiated(s))
+      out.push_back(located(derivativeStatement(s, f_, true, arguments(s, s.before), derivativeArguments(s),
+                                                kernelDerivative(s), status()),
+                            s));
+    return out;
   }
 
   // A training step leaves the buffers f writes as f would: their last versions copied back.
@@ -493,17 +712,14 @@ class HostBuilder {
   // Each step's tangent, then (but for a kernel's jvp, which also computes what the kernel does)
   // the step itself.
   StmtList tangentSweep() {
-    StmtList out;
-    for (size_t k = 0; k < steps_.size(); ++k) {
+    return inOrder([&](size_t k) {
       const Step& s = steps_[k];
-      StmtList copies = copiesBefore(k);
-      out.insert(out.end(), copies.begin(), copies.end());
       std::vector<ExprPtr> args = arguments(s, during(s));
-      out.push_back(
-          located(derivativeStatement(s, f_, false, args, derivativeArguments(s), kernelDerivative(s), status()), s));
+      StmtList out{
+          located(derivativeStatement(s, f_, false, args, derivativeArguments(s), kernelDerivative(s), status()), s)};
       if (s.kind != StepKind::Launch) out.push_back(forwardStatement(s, args, status()));
-    }
-    return out;
+      return out;
+    });
   }
 };
 

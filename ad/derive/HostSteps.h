@@ -33,6 +33,7 @@ struct Step {
   const ir::Function* kernel = nullptr;  // a launch's kernel
   std::vector<BufferArg> buffers;
   std::map<std::string, std::string> before, after;  // buffer -> the version the step reads, leaves
+  int loop = -1;                                     // the host loop it runs in (HostLevel's), or -1
 
   bool writes(const std::string& buffer) const;
   bool reads(const std::string& buffer) const;

@@ -212,20 +212,7 @@ class ReverseBuilder {
       throw InternalError("the reverse of a for loop at line " + std::to_string(s.loc.line) +
                           " that is not in counted form");
     StmtList body = reverseIteration(s);
-    if (body.empty()) return;
-    ExprPtr i = var(loop.counter, loop.counterType);
-    ExprPtr one = number(1, loop.counterType);
-    ExprPtr last = loop.inclusive ? loop.bound : (loop.increasing ? sub(loop.bound, one) : add(loop.bound, one));
-    ExprPtr cond = binary(loop.increasing ? Op::Ge : Op::Le, i, loop.first);
-    if (!loop.step) {
-      out.push_back(forStmt(decl(loop.counter, loop.counterType, last), cond,
-                            assign(i, loop.increasing ? Op::Sub : Op::Add, one), body));
-      return;
-    }
-    // i = a, a + s, ... while i < b: the last value is a + (b - 1 - a) / s * s, when the loop runs at all.
-    ExprPtr start = add(loop.first, mul(div(sub(last, loop.first), loop.step), loop.step));
-    StmtPtr reversed = forStmt(decl(loop.counter, loop.counterType, start), cond, assign(i, Op::Sub, loop.step), body);
-    out.push_back(ifStmt(binary(loop.inclusive ? Op::Le : Op::Lt, loop.first, loop.bound), {reversed}));
+    if (!body.empty()) out.push_back(analysis::reversedLoop(loop, std::move(body)));
   }
 
   void reverseLoop(const Stmt& s, StmtList& out) {

@@ -101,7 +101,11 @@ ir::StmtPtr Converter::convertLibraryCall(const CallExpr* call) {
     const Expr* bare = a->IgnoreParenImpCasts();
     const auto* ref = dyn_cast<DeclRefExpr>(bare);
     const auto* address = dyn_cast<UnaryOperator>(bare);
-    if (ref && isa<EnumConstantDecl>(ref->getDecl())) {
+    if (a->getType()->isPointerType() && a->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNotNull)) {
+      // A null stream or pointer, spelled as written: 0 (or NULL), or nullptr.
+      args.push_back(isa<CXXNullPtrLiteralExpr>(bare) ? ir::var("nullptr", ir::Type::opaque("std::nullptr_t"))
+                                                      : ir::number(0, ir::Type::integer()));
+    } else if (ref && isa<EnumConstantDecl>(ref->getDecl())) {
       args.push_back(ir::var(ref->getDecl()->getNameAsString(), ir::Type::opaque(bare->getType().getAsString())));
     } else if (address && address->getOpcode() == UO_AddrOf && isa<DeclRefExpr>(address->getSubExpr())) {
       args.push_back(ir::unary(ir::Op::AddressOf, convertExpr(address->getSubExpr())));

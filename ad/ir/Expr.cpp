@@ -154,7 +154,8 @@ ExprPtr add(ExprPtr a, ExprPtr b) {
   if (b->kind == ExprKind::Number)
     if (ExprPtr folded = foldOffsets(a, b->value, t)) return folded;
   if (bothNumbers(a, b)) return number(a->value + b->value, t);
-  if (isZero(a)) return cast(t, std::move(b));
+  // A literal 0 of type int added to a wider integer leaves it as it is.
+  if (isZero(a)) return a->type.scalar == Scalar::Int && b->type.scalar == Scalar::Int ? b : cast(t, std::move(b));
   if (isZero(b)) return cast(t, std::move(a));
   if (isOp(*b, Op::Neg)) return sub(std::move(a), b->operands[0]);
   if (sameExpr(*a, *b)) return mul(number(2, t), std::move(a));
@@ -196,6 +197,27 @@ ExprPtr div(ExprPtr a, ExprPtr b) {
   if (isOne(b)) return cast(t, std::move(a));
   if (isOp(*a, Op::Neg)) return neg(div(a->operands[0], std::move(b)));
   return makeOp(ExprKind::Binary, t, Op::Div, {std::move(a), std::move(b)});
+}
+
+ExprPtr refold(const ExprPtr& e) {
+  if (e->kind == ExprKind::Number || e->kind == ExprKind::Var) return e;
+  std::vector<ExprPtr> operands;
+  for (const ExprPtr& o : e->operands) operands.push_back(refold(o));
+  if (e->kind == ExprKind::Binary) switch (e->op) {
+      case Op::Add:
+        return add(operands[0], operands[1]);
+      case Op::Sub:
+        return sub(operands[0], operands[1]);
+      case Op::Mul:
+        return mul(operands[0], operands[1]);
+      case Op::Div:
+        return div(operands[0], operands[1]);
+      default:
+        break;
+    }
+  auto copy = std::make_shared<Expr>(*e);
+  copy->operands = std::move(operands);
+  return copy;
 }
 
 ExprPtr neg(ExprPtr a) {

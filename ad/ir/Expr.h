@@ -87,6 +87,9 @@ ExprPtr mul(ExprPtr a, ExprPtr b);
 ExprPtr div(ExprPtr a, ExprPtr b);
 ExprPtr neg(ExprPtr a);
 ExprPtr deref(ExprPtr pointer);
+// e built again through the builders above: what a substitution made foldable (0 * n, (l - 1) + 1)
+// is folded.
+ExprPtr refold(const ExprPtr& e);
 
 bool isZero(const ExprPtr& e);
 bool isOne(const ExprPtr& e);

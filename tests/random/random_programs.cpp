@@ -337,7 +337,8 @@ class Generator {
   }
 
   // Host code over the kernels: two or three of them launched in a chain through an intermediate
-  // buffer, the last perhaps on offsets into the buffers (and in place, when it adds into y); the
+  // buffer, perhaps in a loop over layers, the last perhaps on offsets into the buffers (and in
+  // place, when it adds into y); the
   // output perhaps zeroed first, and a third output g written from h and y by a GEMM or a copy.
   std::string hostFunction() {
     int n = 64 * (2 + pick(3)) - pick(40);
@@ -359,7 +360,17 @@ class Generator {
       out += "  stage(x, p, h, 1, stream);\n  stage(x + 1, p, h + 1, n - 1, stream);\n";
     else
       out += "  " + first + "<<<blocks, 64, 0, stream>>>(x, p, h, n);\n";
-    out += "  " + second + "<<<dim3(blocks), dim3(64), 0, stream>>>(h, p, y, n);\n";
+    if (chance(40)) {
+      // A loop over layers: each reads what the one before wrote into h, at offsets by the layer;
+      // h and y rewritten by every layer, counting up or down.
+      bool down = chance(50);
+      out += down ? "  for (int l = 2; l >= 0; --l) {\n" : "  for (int l = 0; l < 3; ++l) {\n";
+      out += "    const int rows = n - l;\n";
+      out += "    " + second + "<<<dim3(blocks), dim3(64), 0, stream>>>(h + l, p, y + l, rows);\n";
+      out += "    " + kernels_[pick(kernels_.size())] + "<<<blocks, 64, 0, stream>>>(y + l, p, h + l, rows);\n  }\n";
+    } else {
+      out += "  " + second + "<<<dim3(blocks), dim3(64), 0, stream>>>(h, p, y, n);\n";
+    }
     if (chance(50))
       out += "  " + kernels_[pick(kernels_.size())] + "<<<blocks, 64, 0, stream>>>(h + 1, p, y + 1, n - 1);\n";
     if (chance(50)) {
