@@ -144,6 +144,33 @@ with open(kernel, "w") as f:
 r = run("check", kernel, "--fn", "k", "--array-length", "100")
 check("check fails a kernel with a wrong rule", r.returncode == 1 and "FAILED" in r.stdout, r.stdout + r.stderr)
 
+# adjoint check on host code: buffers sized from what the steps touch, launches run on the CPU
+# execution (the source's launches written as calls), a cuBLAS stand-in; a wrong rule fails.
+host = os.path.join(work, "host.cu")
+host_source = (
+    "#include <cublas_v2.h>\n"
+    "__device__ float warp(float x) { return sinf(x); }\n"
+    "namespace adjoint::rules {\n__host__ __device__ inline float warp_dx(float x) { return cosf(x) * SCALE; }\n}\n"
+    "__global__ void act(const float* x, float* y, int n) {\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = warp(x[i]);\n}\n"
+    "void layers(cublasHandle_t handle, const float* W, float* hs, int layers, int width, int batch) {\n"
+    "  const float one = 1.0f, zero = 0.0f;\n  const int size = width * batch;\n"
+    "  for (int l = 0; l < layers; ++l) {\n"
+    "    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, width, batch, width, &one, W + l * width * width, width,\n"
+    "                hs + 2 * l * size, width, &zero, hs + (2 * l + 1) * size, width);\n"
+    "    act<<<(size + 31) / 32, 32>>>(hs + (2 * l + 1) * size, hs + (2 * l + 2) * size, size);\n"
+    "  }\n}\n")
+with open(host, "w") as f:
+    f.write(host_source.replace("SCALE", "1.0f"))
+r = run("check", host, "--fn", "layers", "--int-values", "3,4,5", "--seed", "2")
+check("check passes host code over a loop of GEMMs and launches",
+      r.returncode == 0 and "all checks passed" in r.stdout and "seed 2" in r.stdout, r.stdout + r.stderr)
+check("its buffers are as long as the steps touch", "hs " in r.stdout, r.stdout)
+with open(host, "w") as f:
+    f.write(host_source.replace("SCALE", "1.05f"))
+r = run("check", host, "--fn", "layers", "--int-values", "3,4,5")
+check("check fails host code over a kernel with a wrong rule", r.returncode == 1 and "FAILED" in r.stdout, r.stdout + r.stderr)
+
 # Very large inputs: nesting beyond the frontend's limit is a diagnostic, not a stack overflow;
 # a file of thousands of functions is fine.
 deep = os.path.join(work, "deep.cpp")

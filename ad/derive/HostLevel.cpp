@@ -75,6 +75,18 @@ class HostBuilder {
   HostBuilder(const Module& m, const Function& f, const Request& r, Requests& q, Mode mode)
       : m_(m), f_(f), r_(r), q_(q), mode_(mode), names_(f) {}
 
+  HostBufferSizes sizes() {
+    collect();
+    HostBufferSizes out{locals_, {}};
+    for (const Param& p : f_.params) {
+      bool touched = std::any_of(steps_.begin(), steps_.end(), [&](const Step& s) {
+        return std::any_of(s.buffers.begin(), s.buffers.end(), [&](const BufferArg& b) { return b.buffer == p.name; });
+      });
+      if (touched) out.elements.emplace_back(p.name, extent(p.name));
+    }
+    return out;
+  }
+
   Function build() {
     collect();
     Function g;
@@ -739,6 +751,12 @@ bool isHostLevel(const Function& f, const Module& m) {
     steps = callee.rfind("cublas", 0) == 0 || (g && g != &f && isHostLevel(*g, m));
   });
   return steps;
+}
+
+HostBufferSizes hostBufferSizes(const Module& m, const Function& f) {
+  Request r{f.name, {}, true, std::nullopt};
+  Requests q;
+  return HostBuilder(m, f, r, q, Mode::Reverse).sizes();
 }
 
 Function hostDerivative(const Module& m, const Function& f, const Request& r, Requests& q, Mode mode) {

@@ -15,6 +15,14 @@ namespace adjoint::derive {
 // Whether `f` is host code: it launches kernels, calls cuBLAS, or calls host code of `m`.
 bool isHostLevel(const ir::Function& f, const ir::Module& m);
 
+// The buffers of host code f and how many elements of each its steps touch, as expressions over
+// f's parameters and its locals (in `locals`, f's own declarations): what a caller allocates.
+struct HostBufferSizes {
+  ir::StmtList locals;
+  std::vector<std::pair<std::string, ir::ExprPtr>> elements;
+};
+HostBufferSizes hostBufferSizes(const ir::Module& m, const ir::Function& f);
+
 ir::Function hostDerivative(const ir::Module& m, const ir::Function& f, const Request& r, Requests& q, Mode mode);
 
 }  // namespace adjoint::derive

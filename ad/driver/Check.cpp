@@ -14,6 +14,8 @@
 
 #include "RuntimeHeaders.inc"
 #include "ad/derive/Derivatives.h"
+#include "ad/derive/HostLevel.h"
+#include "ad/frontend/Frontend.h"
 #include "ad/ir/Printer.h"
 #include "transforms/BranchProbes.h"
 
@@ -167,6 +169,96 @@ std::string harness(const CheckOptions& o, const Generated& g, const std::string
   return h.str();
 }
 
+// The arguments of derivative d of f after its launch configuration: f's as named, each
+// derivative the checker `check` holds.
+std::string derivativeArguments(const ir::Function& f, const ir::Function& d, const std::string& check) {
+  std::string args;
+  for (const ir::Param& p : d.params) {
+    if (ir::isLauncherProvided(p)) continue;
+    const ir::Param* primal = p.role == ir::Role::Adjoint || p.role == ir::Role::Tangent ? f.param(p.of) : nullptr;
+    if (!primal)
+      args += ", " + p.name;
+    else if (primal->type.pointer)
+      args += ", " + check + ".derivative(" + p.of + ")";
+    else
+      args += ", " + check + (p.role == ir::Role::Adjoint ? ".scalarBar(" : ".scalarDot(") + p.of + ")";
+  }
+  return args;
+}
+
+// The values an array parameter is drawn from: --range's, else [-1, 1] (integers: valid indices
+// below `length`, the range's when given).
+std::string valueRange(const ir::Param& p, const Ranges& ranges, const std::string& length) {
+  auto own = ranges.byName.find(p.name);
+  std::optional<Range> r = own != ranges.byName.end() ? own->second : ranges.all;
+  if (p.type.isFloating()) {
+    Range f = r.value_or(Range{-1, 1});
+    return std::to_string(f.lo) + ", " + std::to_string(f.hi);
+  }
+  return own != ranges.byName.end() ? std::to_string(r->lo) + ", " + std::to_string(r->hi - 1)
+                                    : "0, " + length + " - 1";
+}
+
+// The harness of a host function over kernels and cuBLAS: its integer scalars first (--int-values,
+// else --array-length), f's own locals, then each buffer as long as f's steps touch (the same
+// extents f_vjp sizes its copies by), a cuBLAS handle and the default stream; f, f_vjp and f_jvp
+// around adjoint::KernelCheck. `forward` is the file that defines f.
+std::string hostHarness(const CheckOptions& o, const Generated& g, const std::string& stem, const std::string& forward,
+                        const Ranges& ranges) {
+  const ir::Module& m = g.grad.prepared;
+  const ir::Function& f = *m.find(o.pipeline.function);
+  const ir::Function& vjp = g.grad.derivatives.front();
+  const ir::Function& jvp = g.jvp.derivatives.front();
+  derive::HostBufferSizes sizes = derive::hostBufferSizes(m, f);
+  std::ostringstream scalars, arrays, handles, release;
+  std::string args;
+  size_t ints = 0;
+  for (const ir::Param& p : f.params) {
+    args += (args.empty() ? "" : ", ") + p.name;
+    std::string t = p.type.scalarSpelling(), diff = vjp.derivativeOf(p.name, ir::Role::Adjoint) ? "true" : "false";
+    if (p.type.spelled == "cublasHandle_t") {
+      handles << "  cublasHandle_t " << p.name << ";\n  cublasCreate(&" << p.name << ");\n";
+      release << "  cublasDestroy(" << p.name << ");\n";
+    } else if (p.type.scalar == ir::Scalar::Opaque) {
+      handles << "  " << p.type.spelled << " " << p.name << "{};\n";
+    } else if (p.type.pointer) {
+      std::string length = std::to_string(o.arrayLength);
+      for (const auto& [buffer, elements] : sizes.elements)
+        if (buffer == p.name) length = "static_cast<size_t>(" + ir::print(*elements) + ")";
+      arrays << "  " << t << "* " << p.name << " = adjoint_check.array<" << t << ">(\"" << p.name << "\", " << length
+             << ", " << diff << ", " << valueRange(p, ranges, length) << ");\n";
+    } else {
+      std::string value = p.type.isFloating()
+                              ? "0.7"
+                              : std::to_string(ints < o.intValues.size() ? o.intValues[ints] : long(o.arrayLength));
+      ints += !p.type.isFloating();
+      scalars << "  " << t << "& " << p.name << " = adjoint_check.scalar<" << t << ">(\"" << p.name << "\", " << value
+              << ", " << diff << ");\n";
+    }
+  }
+  std::ostringstream h;
+  h << "// Verification harness written by `adjoint check` for the host function " << f.name << ".\n"
+    << "// Usage: ./check [seed]\n#include <cstdio>\n#include <cstdlib>\n\n"
+    << "#include \"adjoint/cublas.h\"\n#include \"adjoint/cuda.h\"\n#include \"adjoint/verify_kernel.h\"\n"
+    << "#include \"" << forward << "\"\n#include \"" << stem << ".grad.h\"\n#include \"" << stem << ".jvp.h\"\n\n"
+    << "static void adjoint_check_status(cudaError_t status) {\n  if (status == cudaSuccess) return;\n"
+    << "  std::fprintf(stderr, \"failed: %s\\n\", cudaGetErrorString(status));\n  std::exit(2);\n}\n\n"
+    << "int main(int argc, char** argv) {\n"
+    << "  adjoint::KernelCheck adjoint_check(argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : " << o.seed
+    << "u);\n"
+    << scalars.str() << "  // " << f.name << "'s locals, which its buffers' sizes are written in\n"
+    << ir::print(sizes.locals, 1) << arrays.str() << handles.str()
+    << "  bool ok = adjoint_check.run([&] { ::" << f.spelling << "(" << args
+    << "); adjoint_check_status(cudaGetLastError()); },\n"
+    << "                      [&] { adjoint_check_status(" << vjp.name << "("
+    << derivativeArguments(f, vjp, "adjoint_check").substr(2) << ")); },\n"
+    << "                      [&] { adjoint_check_status(" << jvp.name << "("
+    << derivativeArguments(f, jvp, "adjoint_check").substr(2) << ")); });\n"
+    << release.str() << "  std::printf(ok ? \"all checks passed\\n\" : \"checks FAILED\\n\");\n"
+    << "  return ok ? 0 : 1;\n}\n";
+  return h.str();
+}
+
 // The harness of a kernel: its arrays (all --array-length long; integer arrays hold valid indices
 // below that), its integer scalars (--int-values, else the array length), float scalars 0.7;
 // the forward, the vjp launcher and the jvp launcher around adjoint::KernelCheck.
@@ -198,20 +290,7 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
     }
     forward << ", " << p.name;
   }
-  auto derivativeArgs = [&](const ir::Function& d) {
-    std::string args;
-    for (const ir::Param& p : d.params) {
-      if (ir::isLauncherProvided(p)) continue;
-      const ir::Param* primal = p.role == ir::Role::Adjoint || p.role == ir::Role::Tangent ? f.param(p.of) : nullptr;
-      if (!primal)
-        args += ", " + p.name;
-      else if (primal->type.pointer)
-        args += ", c.derivative(" + p.of + ")";
-      else
-        args += p.role == ir::Role::Adjoint ? ", c.scalarBar(" + p.of + ")" : ", c.scalarDot(" + p.of + ")";
-    }
-    return args;
-  };
+  auto derivativeArgs = [&](const ir::Function& d) { return derivativeArguments(f, d, "c"); };
   unsigned grid = o.grid ? o.grid : static_cast<unsigned>((o.arrayLength + o.block - 1) / o.block);
   std::ostringstream h;
   h << "// Verification harness written by `adjoint check` for the kernel " << f.name << " in " << source << ".\n"
@@ -275,20 +354,32 @@ int runCheck(const CheckOptions& o) {
   const ir::Function& f = *g->grad.prepared.find(o.pipeline.function);
   std::optional<Ranges> ranges = parseRanges(o.ranges, f);
   if (!ranges) return 1;
-  bool kernel = f.kernel;
-  std::string text = kernel ? kernelHarness(o, *g, stem, source.str().str(), *ranges)
-                            : harness(o, *g, stem, source.str().str(), *ranges);
-  if (!o.emitHarness.empty()) return writeFile(o.emitHarness, text) ? 0 : 1;
-
+  bool kernel = f.kernel, host = derive::isHostLevel(f, g->grad.prepared);
   llvm::SmallString<256> dir;
-  if (llvm::sys::fs::createUniqueDirectory("adjoint-check", dir)) {
+  if (o.emitHarness.empty() && llvm::sys::fs::createUniqueDirectory("adjoint-check", dir)) {
     std::cerr << "error: cannot create a build directory\n";
     return 1;
   }
   std::string d = dir.str().str();
-  llvm::sys::fs::create_directories(d + "/adjoint");
+  // Host code's launches, for the CPU execution: the source with each written as a call.
+  std::string forward = source.str().str();
+  bool written = true;
+  if (host && !o.gpu && o.emitHarness.empty()) {
+    std::optional<std::string> cpu = frontend::launchesAsCalls(
+        {o.pipeline.sourcePath, o.pipeline.sourceText, o.pipeline.compileArgs, o.pipeline.buildDir, {}});
+    if (!cpu) return 1;
+    forward = d + "/" + stem + ".forward.cu";
+    written = writeFile(forward, *cpu);
+  }
+  std::string text = host     ? hostHarness(o, *g, stem, forward, *ranges)
+                     : kernel ? kernelHarness(o, *g, stem, source.str().str(), *ranges)
+                              : harness(o, *g, stem, source.str().str(), *ranges);
+  if (!o.emitHarness.empty()) return writeFile(o.emitHarness, text) ? 0 : 1;
+
+  llvm::sys::fs::create_directories(d + "/adjoint/cpu");
+  kernel = kernel || host;
   std::string ext = kernel ? ".cu" : ".cpp";
-  bool written = writeFile(d + "/adjoint/verify.h", kVerifyHeader) && writeFile(d + "/check" + ext, text);
+  written = written && writeFile(d + "/adjoint/verify.h", kVerifyHeader) && writeFile(d + "/check" + ext, text);
   for (const auto& header : kKernelHeaders)
     written = written && (!kernel || writeFile(d + "/adjoint/" + header.name, header.text));
   for (const PipelineResult* r : {&g->grad, &g->jvp}) {
@@ -305,11 +396,12 @@ int runCheck(const CheckOptions& o) {
     if (kernel && o.gpu)
       build.insert(build.end(), {"-arch=sm_90"});
     else if (kernel)
-      build.insert(build.end(), {"-x", "c++", "-DADJOINT_CPU_EXECUTION"});
+      build.insert(build.end(), {"-x", "c++", "-DADJOINT_CPU_EXECUTION", "-I", d + "/adjoint/cpu"});
     build.insert(build.end(), o.pipeline.compileArgs.begin(), o.pipeline.compileArgs.end());
     for (const std::string& f : {d + "/check" + ext, d + "/" + stem + ".grad" + ext, d + "/" + stem + ".jvp" + ext})
       build.push_back(f);
     build.insert(build.end(), {"-o", d + "/check"});
+    if (host && o.gpu) build.push_back("-lcublas");
     status = run(build);
     if (status != 0)
       std::cerr << "error: building the harness failed (kept in " << d << ")\n";

@@ -49,8 +49,9 @@ cl::opt<unsigned> seed("seed", cl::desc("Seed of the random inputs (printed by t
                        cl::cat(checkCategory));
 cl::list<long> intValues("int-values", cl::desc("Values of the integer parameters, in order (default: 6 each)"),
                          cl::value_desc("a,b,..."), cl::CommaSeparated, cl::cat(checkCategory));
-cl::opt<unsigned> arrayLength("array-length", cl::desc("Elements of every array argument"), cl::init(64),
-                              cl::cat(checkCategory));
+cl::opt<unsigned> arrayLength("array-length",
+                              cl::desc("Elements of every array argument (host code: of those no step bounds)"),
+                              cl::init(64), cl::cat(checkCategory));
 cl::opt<std::string> emitHarness(
     "emit-harness", cl::desc("Write the verification harness source here instead of building and running it"),
     cl::value_desc("file"), cl::cat(checkCategory));
@@ -63,7 +64,8 @@ cl::opt<unsigned> blockSize("block", cl::desc("Kernels: threads per block"), cl:
 cl::opt<unsigned> gridSize("grid", cl::desc("Kernels: blocks (default: one thread per array element)"), cl::init(0),
                            cl::cat(checkCategory));
 cl::opt<bool> onGpu("gpu",
-                    cl::desc("Kernels: build with nvcc and run on the GPU (default: the CPU execution of kernels)"),
+                    cl::desc("Kernels and host code: build with nvcc and run on the GPU (default: the CPU "
+                             "execution of kernels)"),
                     cl::cat(checkCategory));
 
 // LLVM's own options already hold the names --print-before, --print-after and --time-passes, so

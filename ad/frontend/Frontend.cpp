@@ -13,6 +13,7 @@
 
 #include "BuiltinHeaders.inc"
 #include "ad/frontend/AstToIr.h"
+#include "ad/frontend/Tool.h"
 
 #ifndef ADJOINT_CUDA_PATH
 #error "ADJOINT_CUDA_PATH must name the CUDA toolkit's root"
@@ -92,11 +93,13 @@ std::unique_ptr<clang::tooling::CompilationDatabase> compilationDatabase(const P
 
 }  // namespace
 
-std::optional<ir::Module> parse(const ParseRequest& request) {
+// Runs `factory`'s action on the request's source with Adjoint's arguments: true when it parsed
+// without an error (Clang-style diagnostics printed otherwise).
+bool runTool(const ParseRequest& request, clang::tooling::FrontendActionFactory& factory) {
   // Lets Clang's semantic analysis move to a fresh stack when deeply nested input needs one.
   clang::noteBottomOfStack();
   auto db = compilationDatabase(request);
-  if (!db) return std::nullopt;
+  if (!db) return false;
   clang::tooling::ClangTool tool(*db, {request.sourcePath});
   for (const auto& header : kBuiltinHeaders) tool.mapVirtualFile(header.path, header.text);
   if (request.sourceText) tool.mapVirtualFile(request.sourcePath, *request.sourceText);
@@ -112,9 +115,13 @@ std::optional<ir::Module> parse(const ParseRequest& request) {
   clang::DiagnosticOptions diagnosticOptions;
   clang::TextDiagnosticPrinter printer(llvm::errs(), diagnosticOptions);
   tool.setDiagnosticConsumer(&printer);
+  return tool.run(&factory) == 0 && printer.getNumErrors() == 0;
+}
+
+std::optional<ir::Module> parse(const ParseRequest& request) {
   std::optional<ir::Module> module;
   ConvertActionFactory factory(request, module);
-  if (tool.run(&factory) != 0 || printer.getNumErrors() > 0) return std::nullopt;
+  if (!runTool(request, factory)) return std::nullopt;
   if (module) module->sourcePath = request.sourcePath;
   return module;
 }

@@ -23,6 +23,11 @@ struct ParseRequest {
 // not parse or uses what Adjoint cannot differentiate; Clang-style diagnostics were printed then.
 std::optional<ir::Module> parse(const ParseRequest& request);
 
+// The request's source with each kernel launch K<<<grid, block, shmem, stream>>>(args) written
+// adjoint::launch(K, grid, block, shmem, stream, args) (adjoint/cuda.h), so that a host compiler
+// builds it for the CPU execution of kernels; nothing when it does not parse.
+std::optional<std::string> launchesAsCalls(const ParseRequest& request);
+
 // Formats C++ source with libFormat (LLVM style, 100 columns).
 std::string formatCpp(const std::string& code, const std::string& fileName);
 
