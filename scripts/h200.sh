@@ -30,6 +30,8 @@ case "${1:-}" in
       nvcc -std=c++17 -O2 -arch=sm_90 -I runtime -I samples/$sample samples/$sample/train.cu \
         samples/$sample/$sample.train.cu -lcublas -o build-gpu/$sample
     done
+    # Without symbols the binaries fit in what the device tool carries (64 MiB).
+    strip build-gpu/kernels/* build-gpu/w1_bench build-gpu/w2_bench build-gpu/mlp_train build-gpu/residual_train
     ;;
   run)
     out=${2:?output directory}

@@ -141,6 +141,7 @@ class HostBuilder {
   // The buffers with adjoints: every floating one in f_vjp; in a training step, those that depend
   // on the trained parameters and that the loss depends on, and what their steps' pullbacks need.
   std::set<std::string> active_, withAdjoint_;
+  std::set<std::string> inPlace_;  // buffers a training step writes in place (planVersions)
 
   bool train() const { return r_.train.has_value(); }
   bool isTrained(const std::string& buffer) const {
@@ -292,7 +293,12 @@ class HostBuilder {
   // and in reverse mode a new copy where the pullback of a step before (or of this step) reads
   // what it holds. The steps of a loop run in the versions made before it: what a step in the
   // loop overwrites and the loop's pullbacks read is saved per iteration instead (planSaves).
+  // A training step, which may write the buffers f writes, runs in them instead: where a
+  // pullback reads what a buffer holds before a step overwrites it, that is copied out first.
   void planVersions() {
+    if (train())
+      for (const Param& p : f_.params)
+        if (p.type.pointer && !savedInLoop(p.name)) inPlace_.insert(p.name);
     std::map<std::string, std::string> current;
     std::set<std::string> needed;  // versions a pullback reads
     for (const Param& p : f_.params) current[p.name] = p.name;
@@ -300,15 +306,19 @@ class HostBuilder {
       bool inLoop = steps_[k].loop >= 0;
       size_t end = inLoop ? loops_[steps_[k].loop].end : k + 1;
       std::map<std::string, std::string> entry = current;
+      std::set<std::string> kept;  // buffers written in place whose value before step k was copied out
       for (size_t j = k; j < end; ++j)
         for (const BufferArg& b : steps_[j].buffers) {
           const std::string& now = current[b.buffer];
-          if (!b.writes || now != entry[b.buffer]) continue;  // not written, or already a new version
-          bool inPlace = !inLoop && steps_[j].reads(b.buffer);
-          if (now != b.buffer && (mode_ != Mode::Reverse || (!needed.count(now) && !inPlace))) continue;
-          size_t copies =
-              std::count_if(versions_.begin(), versions_.end(), [&](const Version& v) { return v.buffer == b.buffer; });
-          std::string name = names_.fresh(b.buffer + "_" + std::to_string(copies + 1));
+          if (!b.writes || now != entry[b.buffer] || kept.count(b.buffer)) continue;  // not written, or done
+          bool read = mode_ == Mode::Reverse && (needed.count(now) || (!inLoop && steps_[j].reads(b.buffer)));
+          if (inPlace_.count(b.buffer)) {
+            if (read) keepBefore(k, b.buffer, entry, needed);
+            kept.insert(b.buffer);
+            continue;
+          }
+          if (now != b.buffer && !read) continue;
+          std::string name = names_.fresh(b.buffer + "_" + std::to_string(versionsOf(b.buffer) + 1));
           versions_.push_back({name, b.buffer, k, now});
           current[b.buffer] = name;
         }
@@ -325,16 +335,43 @@ class HostBuilder {
     if (mode_ == Mode::Reverse) planSaves();
   }
 
+  size_t versionsOf(const std::string& buffer) const {
+    return std::count_if(versions_.begin(), versions_.end(), [&](const Version& v) { return v.buffer == buffer; });
+  }
+
+  // A buffer written in place: what it holds before step k, which pullbacks read, copied out
+  // before the step; the pullbacks (of the steps before, `entry`'s and step k's) read the copy.
+  void keepBefore(size_t k, const std::string& buffer, std::map<std::string, std::string>& entry,
+                  std::set<std::string>& needed) {
+    std::string name = names_.fresh(buffer + "_" + std::to_string(versionsOf(buffer) + 1));
+    versions_.push_back({name, buffer, k, buffer});
+    auto rename = [&](std::map<std::string, std::string>& versions) {
+      auto it = versions.find(buffer);
+      if (it != versions.end() && it->second == buffer) it->second = name;
+    };
+    for (size_t j = 0; j < k; ++j) rename(steps_[j].before);
+    rename(entry);
+    if (needed.erase(buffer)) needed.insert(name);
+  }
+
+  // Whether a step of a loop writes `buffer` and a step of the loop reads it (planSaves).
+  bool savedInLoop(const std::string& buffer) const {
+    for (const HostLoop& loop : loops_) {
+      auto first = steps_.begin() + static_cast<long>(loop.begin), last = steps_.begin() + static_cast<long>(loop.end);
+      if (std::any_of(first, last, [&](const Step& s) { return s.writes(buffer); }) &&
+          std::any_of(first, last, [&](const Step& s) { return s.reads(buffer); }))
+        return true;
+    }
+    return false;
+  }
+
   // In a loop, a step that writes a buffer which a step of the loop reads saves what it
   // overwrites, per iteration: the pullbacks, which run backwards, put it back before their own.
   void planSaves() {
     for (const HostLoop& loop : loops_)
       for (size_t j = loop.begin; j < loop.end; ++j)
         for (const BufferArg& b : steps_[j].buffers) {
-          bool readInLoop =
-              std::any_of(steps_.begin() + static_cast<long>(loop.begin), steps_.begin() + static_cast<long>(loop.end),
-                          [&](const Step& s) { return s.reads(b.buffer); });
-          if (!b.writes || !readInLoop) continue;
+          if (!b.writes || !savedInLoop(b.buffer)) continue;
           std::string tape = names_.fresh(b.buffer + "_before_L" + std::to_string(steps_[j].stmt->loc.line));
           saves_.push_back({j, &b, tape, names_.fresh(tape + "_count")});
         }
@@ -535,9 +572,13 @@ class HostBuilder {
       if (v.createdBefore != k) continue;
       const Type& t = f_.param(v.buffer)->type;
       ExprPtr copy = call("adjoint::copy", {var(v.name, t), var(v.copiedFrom, t), count(v.buffer), stream_}, kError);
-      out.push_back(assign(status(), Op::Assign, copy));
+      out.push_back(withComment(assign(status(), Op::Assign, copy),
+                                inPlace_.count(v.buffer) ? "what the reverse sweep reads of " + v.buffer +
+                                                               ", copied out before this step overwrites it"
+                                                         : ""));
     }
-    if (!out.empty()) out.front()->comment = "copies to write into, starting as what the buffers hold here";
+    if (!out.empty() && out.front()->comment.empty())
+      out.front()->comment = "copies to write into, starting as what the buffers hold here";
     return out;
   }
 
@@ -651,7 +692,9 @@ class HostBuilder {
     StmtList forward = inOrder([&](size_t k) {
       const Step& s = steps_[k];
       StmtList out = savesOf(k, true);
-      out.push_back(located(forwardStatement(s, arguments(s, during(s)), status()), s));
+      std::map<std::string, std::string> versions = during(s);
+      for (const std::string& b : inPlace_) versions[b] = b;
+      out.push_back(located(forwardStatement(s, arguments(s, versions), status()), s));
       return out;
     });
     if (train()) {
@@ -699,7 +742,8 @@ class HostBuilder {
   // A training step leaves the buffers f writes as f would: their last versions copied back.
   StmtList copiesBack() const {
     std::map<std::string, std::string> last;
-    for (const Version& v : versions_) last[v.buffer] = v.name;
+    for (const Version& v : versions_)
+      if (!inPlace_.count(v.buffer)) last[v.buffer] = v.name;
     StmtList out;
     for (const auto& [buffer, version] : last) {
       const Type& t = f_.param(buffer)->type;

@@ -83,22 +83,11 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
       std::max<long long>(static_cast<long long>(H) * (B - 1) + H,
                           std::min<long long>((B * H + threads - 1) / threads * threads, B * H));
   float *H1_1 = scratch.take<float>(H1_count);
-  float *H1_2 = scratch.take<float>(H1_count);
   // elements of H2 the forward touches
   long long H2_count =
       std::max<long long>(static_cast<long long>(H) * (B - 1) + H,
                           std::min<long long>((B * H + threads - 1) / threads * threads, B * H));
   float *H2_1 = scratch.take<float>(H2_count);
-  float *H2_2 = scratch.take<float>(H2_count);
-  // elements of Z the forward touches
-  long long Z_count = std::max<long long>(
-      std::max<long long>(static_cast<long long>(C) * (B - 1) + C,
-                          std::min<long long>((B * C + threads - 1) / threads * threads, B * C)),
-      std::min<long long>((B + threads - 1) / threads * threads - 1, B - 1) * C + C);
-  float *Z_1 = scratch.take<float>(Z_count);
-  // elements of loss the forward touches
-  long long loss_count = 1;
-  float *loss_1 = scratch.take<float>(loss_count);
   float *H1_bar = scratch.take<float>(H1_count);
   float *H2_bar = scratch.take<float>(H2_count);
   // elements of W1 the forward touches
@@ -110,6 +99,11 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
   // elements of W3 the forward touches
   long long W3_count = static_cast<long long>(H) * (C - 1) + H;
   float *W3_bar = scratch.take<float>(W3_count);
+  // elements of Z the forward touches
+  long long Z_count = std::max<long long>(
+      std::max<long long>(static_cast<long long>(C) * (B - 1) + C,
+                          std::min<long long>((B * C + threads - 1) / threads * threads, B * C)),
+      std::min<long long>((B + threads - 1) / threads * threads - 1, B - 1) * C + C);
   float *Z_bar = scratch.take<float>(Z_count);
   // elements of b1 the forward touches
   long long b1_count = H;
@@ -120,6 +114,8 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
   // elements of b3 the forward touches
   long long b3_count = C;
   float *b3_bar = scratch.take<float>(b3_count);
+  // elements of loss the forward touches
+  long long loss_count = 1;
   float *loss_bar = scratch.take<float>(loss_count);
   if (!scratch) {
     return scratch.status();
@@ -138,58 +134,43 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
   // mlp adds into loss: it starts at zero
   status = adjoint::fill(loss, loss_count, 0.0f, 0);
   // forward sweep
-  // copies to write into, starting as what the buffers hold here
-  status = adjoint::copy(H1_1, H1, H1_count, 0);
   // line 41: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
   status =
-      adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1_1, H);
-  // copies to write into, starting as what the buffers hold here
-  status = adjoint::copy(H1_2, H1_1, H1_count, 0);
+      adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
+  // what the reverse sweep reads of H1, copied out before this step overwrites it
+  status = adjoint::copy(H1_1, H1, H1_count, 0);
   // line 42: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H1, b1, B, H);
-  status =
-      adjoint::launch(bias_relu, (B * H + threads - 1) / threads, threads, 0, 0, H1_2, b1, B, H);
-  // copies to write into, starting as what the buffers hold here
-  status = adjoint::copy(H2_1, H2, H2_count, 0);
+  status = adjoint::launch(bias_relu, (B * H + threads - 1) / threads, threads, 0, 0, H1, b1, B, H);
   // line 43: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
-  status = adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1_2, H, &zero,
-                         H2_1, H);
-  // copies to write into, starting as what the buffers hold here
-  status = adjoint::copy(H2_2, H2_1, H2_count, 0);
-  // line 44: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H2, b2, B, H);
   status =
-      adjoint::launch(bias_relu, (B * H + threads - 1) / threads, threads, 0, 0, H2_2, b2, B, H);
-  // copies to write into, starting as what the buffers hold here
-  status = adjoint::copy(Z_1, Z, Z_count, 0);
+      adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
+  // what the reverse sweep reads of H2, copied out before this step overwrites it
+  status = adjoint::copy(H2_1, H2, H2_count, 0);
+  // line 44: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H2, b2, B, H);
+  status = adjoint::launch(bias_relu, (B * H + threads - 1) / threads, threads, 0, 0, H2, b2, B, H);
   // line 45: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, Z, C);
   status =
-      adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2_2, H, &zero, Z_1, C);
+      adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, Z, C);
   // line 46: add_bias<<<(B * C + threads - 1) / threads, threads>>>(Z, b3, B, C);
-  status = adjoint::launch(add_bias, (B * C + threads - 1) / threads, threads, 0, 0, Z_1, b3, B, C);
-  // copies to write into, starting as what the buffers hold here
-  status = adjoint::copy(loss_1, loss, loss_count, 0);
+  status = adjoint::launch(add_bias, (B * C + threads - 1) / threads, threads, 0, 0, Z, b3, B, C);
   // line 47: softmax_cross_entropy<<<(B + threads - 1) / threads, threads>>>(Z, labels, loss, B, C);
-  status = adjoint::launch(softmax_cross_entropy, (B + threads - 1) / threads, threads, 0, 0, Z_1,
-                           labels, loss_1, B, C);
-  // the buffers mlp writes hold what it leaves in them
-  status = adjoint::copy(H1, H1_2, H1_count, 0);
-  status = adjoint::copy(H2, H2_2, H2_count, 0);
-  status = adjoint::copy(Z, Z_1, Z_count, 0);
-  status = adjoint::copy(loss, loss_1, loss_count, 0);
+  status = adjoint::launch(softmax_cross_entropy, (B + threads - 1) / threads, threads, 0, 0, Z,
+                           labels, loss, B, C);
   // reverse sweep
   // line 47: softmax_cross_entropy<<<(B + threads - 1) / threads, threads>>>(Z, labels, loss, B, C);
-  status = softmax_cross_entropy_vjp_launch((B + threads - 1) / threads, threads, 0, 0, Z_1, labels,
+  status = softmax_cross_entropy_vjp_launch((B + threads - 1) / threads, threads, 0, 0, Z, labels,
                                             loss, B, C, Z_bar, loss_bar);
   // line 46: add_bias<<<(B * C + threads - 1) / threads, threads>>>(Z, b3, B, C);
-  status = add_bias_vjp_launch((B * C + threads - 1) / threads, threads, 0, 0, Z_1, b3, B, C, Z_bar,
+  status = add_bias_vjp_launch((B * C + threads - 1) / threads, threads, 0, 0, Z, b3, B, C, Z_bar,
                                b3_bar);
   // line 45: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, Z, C);
-  status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2_2, H, &zero,
+  status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero,
                              C, W3_bar, H2_bar, Z_bar);
   // line 44: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H2, b2, B, H);
   status = bias_relu_vjp_launch((B * H + threads - 1) / threads, threads, 0, 0, H2_1, b2, B, H,
                                 H2_bar, b2_bar);
   // line 43: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
-  status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1_2, H, &zero,
+  status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero,
                              H, W2_bar, H1_bar, H2_bar);
   // line 42: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H1, b1, B, H);
   status = bias_relu_vjp_launch((B * H + threads - 1) / threads, threads, 0, 0, H1_1, b1, B, H,

@@ -125,18 +125,6 @@ cudaError_t residual_train_step(cublasHandle_t handle, const float *X, const int
       static_cast<long long>(width) * (batch - 1) + width,
       std::min<long long>((size + threads - 1) / threads * threads, width * batch));
   float *T_1 = scratch.take<float>(T_count);
-  // elements of Z the forward touches
-  long long Z_count = std::max<long long>(
-      std::max<long long>(static_cast<long long>(classes) * (batch - 1) + classes,
-                          std::min<long long>((batch * classes + threads - 1) / threads * threads,
-                                              batch * classes)),
-      std::min<long long>((batch + threads - 1) / threads * threads - 1, batch - 1) * classes +
-          classes);
-  float *Z_1 = scratch.take<float>(Z_count);
-  // elements of loss the forward touches
-  long long loss_count =
-      std::max<long long>(static_cast<long long>(sizeof(float)) / sizeof(float), 1);
-  float *loss_1 = scratch.take<float>(loss_count);
   // iterations of the loop at line 42
   long long l_iterations = std::max<long long>(0, layers);
   // what line 43 overwrites in T and the loop's pullbacks read: saved per iteration
@@ -156,6 +144,13 @@ cudaError_t residual_train_step(cublasHandle_t handle, const float *X, const int
       static_cast<long long>(width) * (width - 1) + width,
       (layers - 1) * width * width + (static_cast<long long>(width) * (width - 1) + width));
   float *Ws_bar = scratch.take<float>(Ws_count);
+  // elements of Z the forward touches
+  long long Z_count = std::max<long long>(
+      std::max<long long>(static_cast<long long>(classes) * (batch - 1) + classes,
+                          std::min<long long>((batch * classes + threads - 1) / threads * threads,
+                                              batch * classes)),
+      std::min<long long>((batch + threads - 1) / threads * threads - 1, batch - 1) * classes +
+          classes);
   float *Z_bar = scratch.take<float>(Z_count);
   // elements of bout the forward touches
   long long bout_count = classes;
@@ -163,6 +158,9 @@ cudaError_t residual_train_step(cublasHandle_t handle, const float *X, const int
   // elements of bs the forward touches
   long long bs_count = std::max<long long>(width, (layers - 1) * width + width);
   float *bs_bar = scratch.take<float>(bs_count);
+  // elements of loss the forward touches
+  long long loss_count =
+      std::max<long long>(static_cast<long long>(sizeof(float)) / sizeof(float), 1);
   float *loss_bar = scratch.take<float>(loss_count);
   if (!scratch) {
     return scratch.status();
@@ -202,34 +200,28 @@ cudaError_t residual_train_step(cublasHandle_t handle, const float *X, const int
         adjoint::launch(residual_tanh, (size + threads - 1) / threads, threads, 0, 0,
                         Hs_1 + l * size, T_1, bs + l * width, Hs_1 + (l + 1) * size, width, batch);
   }
-  // copies to write into, starting as what the buffers hold here
-  status = adjoint::copy(Z_1, Z, Z_count, 0);
   // line 48: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, classes, batch, width, &one, Wout, width, Hs + layers * size, width,
   status = adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, classes, batch, width, &one, Wout, width,
-                         Hs_1 + layers * size, width, &zero, Z_1, classes);
+                         Hs_1 + layers * size, width, &zero, Z, classes);
   // line 50: add_bias<<<(batch * classes + threads - 1) / threads, threads>>>(Z, bout, batch, classes);
-  status = adjoint::launch(add_bias, (batch * classes + threads - 1) / threads, threads, 0, 0, Z_1,
+  status = adjoint::launch(add_bias, (batch * classes + threads - 1) / threads, threads, 0, 0, Z,
                            bout, batch, classes);
-  // copies to write into, starting as what the buffers hold here
-  status = adjoint::copy(loss_1, loss, loss_count, 0);
   // line 51: cudaMemsetAsync(loss, 0, sizeof(float), 0);
-  status = cudaMemsetAsync(loss_1, 0, sizeof(float), 0);
+  status = cudaMemsetAsync(loss, 0, sizeof(float), 0);
   // line 52: softmax_cross_entropy<<<(batch + threads - 1) / threads, threads>>>(Z, labels, loss, batch, classes);
-  status = adjoint::launch(softmax_cross_entropy, (batch + threads - 1) / threads, threads, 0, 0,
-                           Z_1, labels, loss_1, batch, classes);
+  status = adjoint::launch(softmax_cross_entropy, (batch + threads - 1) / threads, threads, 0, 0, Z,
+                           labels, loss, batch, classes);
   // the buffers residual writes hold what it leaves in them
   status = adjoint::copy(Hs, Hs_1, Hs_count, 0);
   status = adjoint::copy(T, T_1, T_count, 0);
-  status = adjoint::copy(Z, Z_1, Z_count, 0);
-  status = adjoint::copy(loss, loss_1, loss_count, 0);
   // reverse sweep
   // line 52: softmax_cross_entropy<<<(batch + threads - 1) / threads, threads>>>(Z, labels, loss, batch, classes);
-  status = softmax_cross_entropy_vjp_launch((batch + threads - 1) / threads, threads, 0, 0, Z_1,
-                                            labels, loss_1, batch, classes, Z_bar, loss_bar);
+  status = softmax_cross_entropy_vjp_launch((batch + threads - 1) / threads, threads, 0, 0, Z,
+                                            labels, loss, batch, classes, Z_bar, loss_bar);
   // line 51: cudaMemsetAsync(loss, 0, sizeof(float), 0);
   status = cudaMemsetAsync(loss_bar, 0, sizeof(float), 0);
   // line 50: add_bias<<<(batch * classes + threads - 1) / threads, threads>>>(Z, bout, batch, classes);
-  status = add_bias_vjp_launch((batch * classes + threads - 1) / threads, threads, 0, 0, Z_1, bout,
+  status = add_bias_vjp_launch((batch * classes + threads - 1) / threads, threads, 0, 0, Z, bout,
                                batch, classes, Z_bar, bout_bar);
   // line 48: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, classes, batch, width, &one, Wout, width, Hs + layers * size, width,
   status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, classes, batch, width, &one, Wout,
