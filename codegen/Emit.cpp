@@ -212,6 +212,9 @@ void emitPreamble(std::ostringstream& src, const Module& original, const std::ve
         << (derivatives.front().trainStep    ? "#include \"adjoint/optimizers.h\"\n"
             : usesBufferKernels(derivatives) ? "#include \"adjoint/buffers.h\"\n"
                                              : "")
+        << (std::any_of(derivatives.begin(), derivatives.end(), [](const Function& f) { return !f.columnSums.empty(); })
+                ? "#include \"adjoint/columns.h\"\n"
+                : "")
         << "\n";
   if (tape)
     src << "// Takes the most recent value off a tape.\n"

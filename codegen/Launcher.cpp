@@ -26,25 +26,39 @@ std::string launcherSignature(const Function& kernel) {
 }
 
 std::string launcher(const Function& kernel) {
-  std::string args;
-  for (const Param& p : callerParams(kernel)) args += ", " + p.name;
   std::string body;
   if (kernel.needsOneDimensionalLaunch)
     body +=
         "  // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.\n"
         "  if (grid.y * grid.z * block.y * block.z != 1) return cudaErrorInvalidValue;\n";
-  if (!kernel.blockSumSlots) {
-    body += "  return adjoint::launch(" + kernel.name + ", grid, block, shmem, stream" + args + ");\n";
-  } else {
-    std::string physical = "grid", extra = "";
-    if (kernel.blocksInTurn) {
-      body +=
-          "  // A few blocks per multiprocessor, each running forward blocks in turn.\n"
-          "  dim3 resident = adjoint::resident_grid(" +
-          kernel.name + ", grid, block, shmem);\n";
-      physical = "resident";
-      extra = ", grid.x";
+  // The kernel's arguments: the caller's, then what the launcher provides.
+  std::string args;
+  for (const Param& p : kernel.params)
+    args += ", " + (p.role == Role::BlockSums ? "sums" : p.role == Role::VirtualBlocks ? "grid.x" : p.name);
+  if (!kernel.columnSums.empty()) {
+    body +=
+        "  // Each thread's slot for the adjoints added at its index modulo a width (a bias's), zeroed;\n"
+        "  // their column sums are added below.\n"
+        "  adjoint::Scratch scratch(stream);\n"
+        "  long long threads = static_cast<long long>(grid.x) * block.x;\n";
+    for (const Function::ColumnSum& c : kernel.columnSums) {
+      std::string t = kernel.param(c.parts)->type.scalarSpelling();
+      body += "  " + t + "* " + c.parts + " = scratch.take<" + t + ">(threads);\n";
     }
+    body += "  if (!scratch) return scratch.status();\n";
+    for (const Function::ColumnSum& c : kernel.columnSums)
+      body += "  if (cudaError_t e = cudaMemsetAsync(" + c.parts + ", 0, threads * sizeof(*" + c.parts +
+              "), stream)) return e;\n";
+  }
+  std::string physical = "grid";
+  if (kernel.blocksInTurn) {
+    body +=
+        "  // A few blocks per multiprocessor, each running forward blocks in turn.\n"
+        "  dim3 resident = adjoint::resident_grid(" +
+        kernel.name + ", grid, block, shmem);\n";
+    physical = "resident";
+  }
+  if (kernel.blockSumSlots)
     body +=
         "  // One sum per block and address, added into the address in a fixed order by the last block\n"
         "  // to finish: the same inputs give bitwise the same gradient.\n"
@@ -54,9 +68,16 @@ std::string launcher(const Function& kernel) {
         ", stream, &sums);\n"
         "  if (status == cudaSuccess)\n"
         "    status = adjoint::launch(" +
-        kernel.name + ", " + physical + ", block, shmem, stream" + args + ", sums" + extra + ");\n";
-    body += "  return status;\n";
-  }
+        kernel.name + ", " + physical + ", block, shmem, stream" + args + ");\n";
+  else if (kernel.columnSums.empty())
+    body += "  return adjoint::launch(" + kernel.name + ", " + physical + ", block, shmem, stream" + args + ");\n";
+  else
+    body += "  cudaError_t status = adjoint::launch(" + kernel.name + ", " + physical + ", block, shmem, stream" +
+            args + ");\n";
+  for (const Function::ColumnSum& c : kernel.columnSums)
+    body += "  if (status == cudaSuccess)\n    status = adjoint::add_column_sums(" + c.target + ", " + c.parts +
+            ", threads, static_cast<long long>(" + print(*c.columns) + "), stream);\n";
+  if (kernel.blockSumSlots || !kernel.columnSums.empty()) body += "  return status;\n";
   return "// Launches " + kernel.name + " with the forward's launch configuration.\n" + launcherSignature(kernel) +
          " {\n" + body + "}\n";
 }

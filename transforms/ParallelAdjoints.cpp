@@ -186,6 +186,23 @@ class Parallelizer {
       return;
     }
     if (tangents_) return;  // the forward's own atomicAdd, kept
+    if (!shared && d_.kernel && isColumnIndex(*target->operands[1])) {
+      ExprPtr value = s.op == Op::Sub ? neg(s.expr) : s.expr;
+      const Expr& index = *target->operands[1];
+      std::string parts = columnParts(bar, index.operands[1]);
+      std::string comment = withNote(s.comment, read + ": many blocks share the index: a slot per thread in " + parts +
+                                                    ", summed per column by the launcher");
+      SourceLoc loc = s.loc;
+      Type slots = Type::integer("long long");
+      s = *eval(call("adjoint::add_to_column",
+                     {var(parts, target->type.element().pointerTo(false)), cast(slots, index.operands[0]),
+                      unary(Op::AddressOf, target), value},
+                     Type::of(Scalar::Void)));
+      s.comment = comment;
+      s.loc = loc;
+      d_.needsOneDimensionalLaunch = true;
+      return;
+    }
     if (!shared && d_.kernel && spread == Spread::Uniform && !deterministic_) {
       // The address changes (with a loop counter, say) but is the same in every thread at a time.
       ExprPtr value = s.op == Op::Sub ? neg(s.expr) : s.expr;
@@ -208,6 +225,23 @@ class Parallelizer {
     s.atomic = true;
     s.comment =
         withNote(s.comment, read + ": threads may share the index: atomicAdd" + (shared ? " in shared memory" : ""));
+  }
+
+  // t % C, with t the thread's global index and C the same in every thread: a bias's index,
+  // broadcast over rows of C.
+  bool isColumnIndex(const Expr& index) const {
+    return isOp(index, Op::Rem) && threads_.isThreadIndex(*index.operands[0]) &&
+           !index.operands[1]->type.isFloating() && readsOnlyInvariants(index.operands[1]);
+  }
+
+  // The launcher-provided slots per thread for the adjoint array `bar` at columns of `columns`.
+  std::string columnParts(const std::string& bar, const ExprPtr& columns) {
+    for (const Function::ColumnSum& c : d_.columnSums)
+      if (c.target == bar && sameExpr(*c.columns, *columns)) return c.parts;
+    std::string name = names_.fresh(bar + "_parts");
+    d_.columnSums.push_back({name, bar, columns});
+    d_.params.push_back(Param{name, d_.param(bar)->type.element().pointerTo(false), Role::ColumnParts});
+    return name;
   }
 
   bool readsOnlyInvariants(const ExprPtr& e) const {

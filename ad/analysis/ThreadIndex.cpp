@@ -72,6 +72,7 @@ ThreadIndexing::ThreadIndexing(const Function& kernel) {
     for (const auto& [name, defs] : defs_) {
       if (gridInjective_.count(name) || blockInjective_.count(name)) continue;
       if (defs.size() == 1 && defs[0].value && defs[0].stmt->kind == StmtKind::Decl && !defs[0].underVaryingControl) {
+        if (isGlobalThreadIndex(*defs[0].value)) globalIndexVars_.insert(name);
         Spread s = isGlobalThreadIndex(*defs[0].value) ? Spread::GridInjective : spread(defs[0].value);
         if (s == Spread::GridInjective) changed |= gridInjective_.insert(name).second;
         if (s == Spread::BlockInjective) changed |= blockInjective_.insert(name).second;
@@ -134,6 +135,11 @@ bool ThreadIndexing::isGridStrideCounter(const std::string& v) const {
     return false;
   bool injectiveStart = isGlobalThreadIndex(*init.value) || gridInjective_.count(stripCasts(*init.value).text);
   return injectiveStart && step.stmt->op == Op::Add && isProduct(*step.stmt->expr, "blockDim.x", "gridDim.x");
+}
+
+bool ThreadIndexing::isThreadIndex(const Expr& e) const {
+  const Expr& s = stripCasts(e);
+  return oneDimensional_ && (isGlobalThreadIndex(s) || (s.kind == ExprKind::Var && globalIndexVars_.count(s.text)));
 }
 
 Spread ThreadIndexing::spread(const ExprPtr& e) const {

@@ -28,6 +28,9 @@ class ThreadIndexing {
   explicit ThreadIndexing(const ir::Function& kernel);
 
   Spread spread(const ir::ExprPtr& e) const;
+  // Whether e is the global index of the thread (blockIdx.x * blockDim.x + threadIdx.x), or a
+  // local defined once as that: one value per thread, below gridDim.x * blockDim.x.
+  bool isThreadIndex(const ir::Expr& e) const;
   // Whether the kernel relies on a one-dimensional launch for its injectivity claims.
   bool oneDimensional() const { return oneDimensional_; }
 
@@ -40,6 +43,7 @@ class ThreadIndexing {
   std::map<std::string, std::vector<Definition>> defs_;
   std::set<std::string> varying_, gridInjective_, blockInjective_, writtenArrays_;
   std::set<std::string> threadIndexAliases_;  // locals holding threadIdx.x
+  std::set<std::string> globalIndexVars_;     // locals holding the global thread index
   bool oneDimensional_ = true;
 
   void collect(const ir::StmtList& body, std::vector<ir::ExprPtr>& conditions);

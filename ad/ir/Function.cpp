@@ -33,7 +33,9 @@ const Param* Function::derivativeOf(const std::string& primal, Role role) const 
   return nullptr;
 }
 
-bool isLauncherProvided(const Param& p) { return p.role == Role::BlockSums || p.role == Role::VirtualBlocks; }
+bool isLauncherProvided(const Param& p) {
+  return p.role == Role::BlockSums || p.role == Role::VirtualBlocks || p.role == Role::ColumnParts;
+}
 
 const Function* Module::find(const std::string& name) const {
   for (const Function& f : functions)

@@ -13,7 +13,17 @@ namespace adjoint::ir {
 // them, the adjoint of the primal's result (pullbacks), storage the kernel launcher provides, or
 // what a training step's optimizer takes.
 // A training step's optimizer adds its state (per trained buffer) and hyperparameters.
-enum class Role { Primal, Adjoint, Tangent, ResultAdjoint, BlockSums, VirtualBlocks, OptimizerState, Hyperparameter };
+enum class Role {
+  Primal,
+  Adjoint,
+  Tangent,
+  ResultAdjoint,
+  BlockSums,
+  VirtualBlocks,
+  ColumnParts,
+  OptimizerState,
+  Hyperparameter
+};
 
 struct Param {
   std::string name;
@@ -48,6 +58,13 @@ struct Function {
   // How many addresses a kernel's adjoints are summed per block for (adjoint::BlockSums slots);
   // see transforms/ParallelAdjoints.cpp.
   unsigned blockSumSlots = 0;
+  // Adjoints a kernel adds at the thread's index modulo a width: each thread's in its slot of
+  // `parts` (a parameter the launcher provides), the column sums added into `target` after.
+  struct ColumnSum {
+    std::string parts, target;
+    ExprPtr columns;  // over the kernel's scalar parameters
+  };
+  std::vector<ColumnSum> columnSums;
   // A kernel whose plain += of adjoints relies on threads differing in threadIdx.x alone.
   bool needsOneDimensionalLaunch = false;
   // A kernel that runs the forward's blocks in turn (transforms::runBlocksInTurn).

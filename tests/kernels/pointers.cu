@@ -38,3 +38,14 @@ __global__ void square_in_place(float* x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] = x[i] * x[i] + 0.5f * x[i];
 }
+
+// A bias and a scale broadcast over rows of C, the last row partial and more threads than
+// elements: each thread's adjoints of both in a slot of its own, their column sums added after
+// the kernel, in a fixed order (so --deterministic takes it).
+// KERNEL: bias_gelu_rows grid=5 block=64 x=[299] bias=[23] scale=[23] y=[299] C=23 n=299 deterministic
+__global__ void bias_gelu_rows(const float* x, const float* bias, const float* scale, float* y, int C, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float h = x[i] * scale[i % C] + bias[i % C];
+  y[i] = h * 0.5f * (1.0f + tanhf(0.79788456f * (h + 0.044715f * h * h * h)));
+}
