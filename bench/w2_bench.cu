@@ -3,8 +3,8 @@
 // floor of its nine GEMMs (3 forward, 3 data-gradient, 3 weight-gradient), in one run, TF32 allowed
 // on both. Before timing, ten steps on the same batch must lower the loss.
 //
-//   nvcc -std=c++17 -O3 -arch=sm_90 -I runtime -I samples/mlp_train bench/w2_bench.cu
-//        samples/mlp_train/mlp_train.train.cu -lcublas -o w2_bench
+//   nvcc -std=c++17 -O3 -arch=sm_90 --default-stream per-thread -I runtime -I samples/mlp_train
+//        bench/w2_bench.cu samples/mlp_train/mlp_train.train.cu -lcublas -o w2_bench
 //   ./w2_bench large|small
 #include <algorithm>
 #include <cmath>
@@ -70,6 +70,50 @@ int main(int argc, char** argv) {
   cudaMemGetInfo(&free_before, &total);
   double ms = median_ms(step, 50, 5);
 
+  // The same step captured into a CUDA graph (it allocates nothing and does not synchronize after
+  // its first call; built with --default-stream per-thread, its launches go to the capturable
+  // per-thread stream), replayed: three replays must give the parameters three calls give.
+  std::vector<float*> params{W1, b1, W2, b2, W3, b3};
+  std::vector<size_t> sizes{size_t(D) * H, size_t(H), size_t(H) * H, size_t(H), size_t(H) * C, size_t(C)};
+  auto snapshot = [&] {
+    std::vector<std::vector<float>> out;
+    for (size_t k = 0; k < params.size(); ++k) {
+      out.emplace_back(sizes[k]);
+      CHECK(cudaMemcpy(out.back().data(), params[k], sizes[k] * sizeof(float), cudaMemcpyDeviceToHost));
+    }
+    return out;
+  };
+  auto restore = [&](const std::vector<std::vector<float>>& values) {
+    for (size_t k = 0; k < params.size(); ++k)
+      CHECK(cudaMemcpy(params[k], values[k].data(), sizes[k] * sizeof(float), cudaMemcpyHostToDevice));
+  };
+  cublasSetStream(handle, cudaStreamPerThread);
+  cudaGraph_t graph;
+  cudaGraphExec_t replay;
+  CHECK(cudaStreamBeginCapture(cudaStreamPerThread, cudaStreamCaptureModeThreadLocal));
+  step();
+  CHECK(cudaStreamEndCapture(cudaStreamPerThread, &graph));
+  CHECK(cudaGraphInstantiate(&replay, graph, 0));
+  std::vector<std::vector<float>> start = snapshot();
+  for (int i = 0; i < 3; ++i) step();
+  std::vector<std::vector<float>> called = snapshot();
+  restore(start);
+  for (int i = 0; i < 3; ++i) CHECK(cudaGraphLaunch(replay, cudaStreamPerThread));
+  std::vector<std::vector<float>> replayed = snapshot();
+  double largest = 0, difference = 0;
+  for (size_t k = 0; k < params.size(); ++k)
+    for (size_t i = 0; i < sizes[k]; ++i) {
+      largest = std::max(largest, double(std::fabs(called[k][i])));
+      difference = std::max(difference, double(std::fabs(called[k][i] - replayed[k][i])));
+    }
+  std::printf("CUDA graph: three replays against three calls: parameters differ by at most %.3g (largest %.3g)\n",
+              difference, largest);
+  if (!(difference <= 1e-5 * largest)) {
+    std::printf("FAILED: the replayed step differs from the called one\n");
+    return 1;
+  }
+  double graph_ms = median_ms([&] { CHECK(cudaGraphLaunch(replay, cudaStreamPerThread)); }, 50, 5);
+
   // The floor: the nine GEMMs of the step alone (TF32), on scratch buffers of the same shapes.
   float *G = random_buffer(size_t(H) * std::max(B, H), 1, rng), *G2 = random_buffer(size_t(H) * std::max(B, H), 1, rng);
   const float one = 1, zero = 0;
@@ -87,5 +131,7 @@ int main(int argc, char** argv) {
   double floor_ms = median_ms(gemms, 50, 5);
   std::printf("generated training step: %.4f ms; nine GEMMs alone: %.4f ms; ratio %.2fx\n", ms, floor_ms,
               ms / floor_ms);
+  std::printf("generated training step replayed as a CUDA graph: %.4f ms; ratio %.2fx\n", graph_ms,
+              graph_ms / floor_ms);
   return 0;
 }

@@ -141,12 +141,32 @@ class Parallelizer {
   static Type blockSumsType() { return Type::opaque("adjoint::BlockSums"); }
 
   void visit(StmtList& body) {
-    for (StmtPtr& s : body) {
+    for (size_t k = 0; k < body.size(); ++k) {
+      StmtPtr& s = body[k];
       if (s->loc.line) line_ = s->loc;
-      if (s->kind == StmtKind::Assign && (s->op == Op::Add || s->op == Op::Sub)) accumulation(*s);
-      visit(s->body);
-      visit(s->elseBody);
+      if (s->kind == StmtKind::Assign && (s->op == Op::Add || s->op == Op::Sub)) {
+        accumulation(*s);
+        if (k > 0 && zeroedBefore(*body[k - 1], *s)) {
+          // x_bar[i] = 0; x_bar[i] += e  is  x_bar[i] = e: one store, and no load of what was just stored.
+          s->expr = s->op == Op::Sub ? neg(s->expr) : s->expr;
+          std::string plain = ": plain " + assignmentSpelling(s->op);
+          if (size_t at = s->comment.find(plain); at != std::string::npos)
+            s->comment.replace(at, plain.size(), ": plain =");
+          s->op = Op::Assign;
+          body.erase(body.begin() + static_cast<long>(k) - 1);
+          --k;
+        }
+      }
+      visit(body[k]->body);
+      visit(body[k]->elseBody);
     }
+  }
+
+  // Whether `zero` stores 0 where `plain`, a plain (not atomic) accumulation, adds.
+  static bool zeroedBefore(const Stmt& zero, const Stmt& plain) {
+    return plain.kind == StmtKind::Assign && !plain.atomic && (plain.op == Op::Add || plain.op == Op::Sub) &&
+           zero.kind == StmtKind::Assign && zero.op == Op::Assign && !zero.atomic && isZero(zero.expr) &&
+           sameExpr(*zero.lhs, *plain.lhs) && !reads(plain.expr, rootName(*plain.lhs));
   }
 
   // The memory an adjoint is added to: x_bar[i] for an array, *p_bar for a scalar parameter.

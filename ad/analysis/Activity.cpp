@@ -110,4 +110,43 @@ std::set<std::string> variedVariables(const Function& f, const std::set<std::str
   return varied;
 }
 
+namespace {
+
+// The walk of readsWhatItStores: `stored` once a store into the array has run.
+bool readsAfterStore(const StmtList& body, const std::string& array, bool inLoop, bool& stored) {
+  for (const StmtPtr& s : body) {
+    bool reads = false, store = s->kind == StmtKind::Assign && rootName(*s->lhs) == array;
+    auto read = [&](const ExprPtr& e) { reads |= e && readVariables(e).count(array) > 0; };
+    read(s->expr);
+    for (const ExprPtr& a : s->args) read(a);
+    if (s->kind == StmtKind::Assign) {
+      for (const Expr* e = s->lhs.get(); e->kind == ExprKind::Index; e = e->operands[0].get()) read(e->operands[1]);
+      reads |= store && s->op != Op::Assign && !s->atomic && stored;
+    }
+    bool call = false;  // passed as a pointer: the callee may read and write it
+    walk(s->expr, [&](const Expr& e) {
+      if (e.kind != ExprKind::Call) return;
+      for (ExprPtr o : e.operands) {
+        while ((isOp(*o, Op::Add) || isOp(*o, Op::Sub)) && o->operands[0]->type.pointer) o = o->operands[0];
+        call |= o->kind == ExprKind::Var && o->text == array && o->type.pointer;
+      }
+    });
+    if ((reads && stored) || call || (store && inLoop)) return true;
+    stored |= store;
+    bool loop = isLoop(s->kind);
+    for (const StmtPtr& part : {s->init, s->step})
+      if (part && readsAfterStore({part}, array, inLoop || loop, stored)) return true;
+    if (readsAfterStore(s->body, array, inLoop || loop, stored) || readsAfterStore(s->elseBody, array, inLoop, stored))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool readsWhatItStores(const StmtList& body, const std::string& array) {
+  bool stored = false;
+  return readsAfterStore(body, array, false, stored);
+}
+
 }  // namespace adjoint::analysis

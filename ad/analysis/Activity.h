@@ -29,4 +29,10 @@ std::set<std::string> readVariables(const ir::StmtList& body);
 // i and what e reads, not y): whose values anything but their own updates reads.
 std::set<std::string> readVariablesBesidesUpdates(const ir::StmtList& body);
 
+// Whether some statement of `body` may read what a store into `array` wrote: a read after a
+// store in program order, a store in a loop (a later iteration may read it), or a call the array
+// is passed to. When not, a derivative's forward sweep can leave the stores out: every read sees
+// the array as it came in.
+bool readsWhatItStores(const ir::StmtList& body, const std::string& array);
+
 }  // namespace adjoint::analysis

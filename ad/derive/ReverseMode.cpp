@@ -36,11 +36,15 @@ class ReverseBuilder {
     auto reads = [&](const Stmt& s) { return reverseReads(s); };
     plan_ = planTape(f_.body, m_, reads);
     // The caller's buffers are left as they came: a store into one that nothing but its own
-    // updates reads is left out of the forward sweep; any other is undone by the reverse sweep.
+    // updates reads, or that nothing reads after it (an in-place update, the kernel's last use of
+    // the buffer), is left out of the forward sweep; any other is undone by the reverse sweep.
     std::set<std::string> readBuffers, readInForward = analysis::readVariablesBesidesUpdates(f_.body);
-    for (const std::string& b : writtenBuffers())
-      (readInForward.count(b) || plan_.reverseReads.count(b) ? readBuffers : skippedBuffers_).insert(b);
-    if (!readBuffers.empty()) plan_ = planTape(f_.body, m_, reads, readBuffers);
+    for (const std::string& b : writtenBuffers()) {
+      bool read = (readInForward.count(b) || plan_.reverseReads.count(b)) && analysis::readsWhatItStores(f_.body, b);
+      (read ? readBuffers : skippedBuffers_).insert(b);
+    }
+    if (!readBuffers.empty() || !skippedBuffers_.empty())
+      plan_ = planTape(f_.body, m_, reads, readBuffers, skippedBuffers_);
     StmtList reverse = reverseList(f_.body);
     // A copy: the forward sweep's statements come from the module, and later stages edit them.
     StmtList forward = clone(forwardList(f_.body, false));

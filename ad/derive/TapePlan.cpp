@@ -35,8 +35,9 @@ std::string overwrittenName(const Stmt& s) { return s.kind == StmtKind::Decl ? s
 // an overwrite of such a variable must restore it.
 class ExposedReads {
  public:
-  ExposedReads(TapePlan& plan, const std::function<Names(const Stmt&)>& reverseReads, const Names& alwaysRestored)
-      : plan_(plan), reverseReads_(reverseReads), alwaysRestored_(alwaysRestored) {}
+  ExposedReads(TapePlan& plan, const std::function<Names(const Stmt&)>& reverseReads, const Names& alwaysRestored,
+               const Names& neverStored)
+      : plan_(plan), reverseReads_(reverseReads), alwaysRestored_(alwaysRestored), neverStored_(neverStored) {}
 
   // Returns whether a new restore was found.
   bool run(const StmtList& body) {
@@ -49,6 +50,7 @@ class ExposedReads {
   TapePlan& plan_;
   const std::function<Names(const Stmt&)>& reverseReads_;
   const Names& alwaysRestored_;
+  const Names& neverStored_;
   std::vector<Names> breaks_;  // states at the breaks of the innermost loop
 
   Names readsOf(const Stmt& s) {
@@ -83,7 +85,7 @@ class ExposedReads {
     }
     Names reads = readsOf(s);
     if (plan_.recomputed.count(&s)) reads.merge(analysis::readVariables(s.expr));
-    if (!isOverwrite(s, inLoop) || plan_.recomputed.count(&s)) {
+    if (!isOverwrite(s, inLoop) || plan_.recomputed.count(&s) || neverStored_.count(overwrittenName(s))) {
       state.merge(reads);
       return state;
     }
@@ -169,7 +171,7 @@ std::set<const Stmt*> recomputableDeclarations(const StmtList& body, const Modul
 
 TapePlan planTape(const StmtList& body, const Module& m,
                   const std::function<std::set<std::string>(const Stmt&)>& reverseReads,
-                  const std::set<std::string>& alwaysRestored) {
+                  const std::set<std::string>& alwaysRestored, const std::set<std::string>& neverStored) {
   TapePlan plan;
   plan.recomputed = recomputableDeclarations(body, m);
   walk(body, [&](const Stmt& s) {
@@ -179,7 +181,7 @@ TapePlan planTape(const StmtList& body, const Module& m,
     for (const std::string& v : analysis::readVariables(s.expr))
       if (written.count(v)) plan.tapedBranch.insert(&s);
   });
-  ExposedReads flow(plan, reverseReads, alwaysRestored);
+  ExposedReads flow(plan, reverseReads, alwaysRestored, neverStored);
   while (flow.run(body)) {
   }
   walk(body, [&](const Stmt& s) {

@@ -34,10 +34,11 @@ struct TapePlan {
 
 // `reverseReads(s)` gives the variables the reverse code of the single statement `s` reads (for
 // compound statements: their header only). Every overwrite of a variable in `alwaysRestored` is
-// restored, needed or not: the caller's buffers, which a vjp leaves as it received them.
+// restored, needed or not: the caller's buffers, which a vjp leaves as it received them. Stores
+// into a variable in `neverStored` are left out of the forward sweep: nothing to restore.
 TapePlan planTape(const ir::StmtList& body, const ir::Module& m,
                   const std::function<std::set<std::string>(const ir::Stmt&)>& reverseReads,
-                  const std::set<std::string>& alwaysRestored = {});
+                  const std::set<std::string>& alwaysRestored = {}, const std::set<std::string>& neverStored = {});
 
 // The declarations of loop bodies that can be recomputed in the reverse sweep (see above).
 std::set<const ir::Stmt*> recomputableDeclarations(const ir::StmtList& body, const ir::Module& m);

@@ -258,23 +258,15 @@ static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cuda
 
 static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int features,
                                      float *h_bar, float *bias_bar, float *bias_bar_parts) {
-  // recorded by the forward sweep for the reverse sweep
-  float h_before_L17 = 0.0f;
   // forward sweep
   int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (i < rows * features) {
-    h_before_L17 = h[i];
-    h[i] = std::fmax(h[i] + bias[i % features], 0.0f);
-  }
   // reverse sweep
   // line 17: if (i < rows * features) h[i] = fmaxf(h[i] + bias[i % features], 0.0f);
   if (i < rows * features) {
-    h[i] = h_before_L17;
     {
       float h_bar_new = h_bar[i];
-      h_bar[i] = 0.0f;
-      // h[i]: index injective over threads: plain +=
-      h_bar[i] += h_bar_new * static_cast<float>(h[i] + bias[i % features] >= 0.0f ? 1 : 0);
+      // h[i]: index injective over threads: plain =
+      h_bar[i] = h_bar_new * static_cast<float>(h[i] + bias[i % features] >= 0.0f ? 1 : 0);
       // bias[i % features]: many blocks share the index: a slot per thread in bias_bar_parts, summed per column by the launcher
       adjoint::add_to_column(bias_bar_parts, static_cast<long long>(i), &bias_bar[i % features],
                              h_bar_new *

@@ -72,7 +72,11 @@ static __global__ void softmax_cross_entropy(const float *logits, const int *lab
 // Training step of residual: runs residual (the buffers it writes hold what it leaves in them, the
 // loss included), computes the gradient of the loss with respect to the trained parameters (the
 // buffers not const here) and updates them in place. Returns the first error of its launches,
-// GEMMs and copies (cudaSuccess when all ran).
+// GEMMs and copies (cudaSuccess when all ran). After its first call, which sizes its scratch
+// memory, a call with the same sizes allocates nothing and does not synchronize: it can be
+// captured into a CUDA graph and replayed (capture the stream it runs on; launches written without
+// a stream run on the default stream, which can be captured when built with --default-stream
+// per-thread, as cudaStreamPerThread).
 //   Ws_m: the optimizer's state for Ws, updated in place (zero before the first step)
 //   Ws_v: the optimizer's state for Ws, updated in place (zero before the first step)
 //   bs_m: the optimizer's state for bs, updated in place (zero before the first step)
