@@ -171,6 +171,15 @@ with open(host, "w") as f:
 r = run("check", host, "--fn", "layers", "--int-values", "3,4,5")
 check("check fails host code over a kernel with a wrong rule", r.returncode == 1 and "FAILED" in r.stdout, r.stdout + r.stderr)
 
+# adjoint check --params: a training step against f_vjp, f and the optimizer's update on the host.
+sample = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "samples", "residual_train", "residual_train.cu")
+r = run("check", sample, "--fn", "residual", "--params", "Ws,bs,Wout,bout", "--optimizer", "momentum",
+        "--int-values", "3,4,3,3", "--range", "labels=0,3")
+check("check --params compares a training step with its unfused reference",
+      r.returncode == 0 and "the training step equals the reference" in r.stdout and "Ws " in r.stdout, r.stdout + r.stderr)
+r = run("check", kernel, "--fn", "k", "--params", "x")
+check("check --params on a kernel is an error", r.returncode == 1 and "takes host code" in r.stderr, r.stdout + r.stderr)
+
 # Very large inputs: nesting beyond the frontend's limit is a diagnostic, not a stack overflow;
 # a file of thousands of functions is fine.
 deep = os.path.join(work, "deep.cpp")

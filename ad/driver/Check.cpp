@@ -23,25 +23,30 @@ namespace adjoint::driver {
 
 namespace {
 
+// f_grad (f_vjp) and f_jvp; with --params, f_vjp and f_train_step (in `jvp`'s place, named .train).
 struct Generated {
   PipelineResult grad, jvp;
+  bool train = false;
 };
 
 std::optional<Generated> generate(const CheckOptions& o, const std::string& stem) {
-  std::optional<PipelineResult> grad, jvp;
+  std::optional<PipelineResult> grad, second;
   PipelineOptions p = o.pipeline;
   p.emit.command = "adjoint check";
+  bool train = p.train.has_value();
   runWithLargeStack([&] {
     p.mode = derive::Mode::Reverse;
+    p.train.reset();
     p.emit.headerName = stem + ".grad.h";
     grad = runPipeline(p);
     if (!grad) return;
-    p.mode = derive::Mode::Forward;
-    p.emit.headerName = stem + ".jvp.h";
-    jvp = runPipeline(p);
+    p.mode = train ? derive::Mode::Reverse : derive::Mode::Forward;
+    p.train = o.pipeline.train;
+    p.emit.headerName = stem + (train ? ".train.h" : ".jvp.h");
+    second = runPipeline(p);
   });
-  if (!grad || !jvp) return std::nullopt;
-  return Generated{*grad, *jvp};
+  if (!grad || !second) return std::nullopt;
+  return Generated{*grad, *second, train};
 }
 
 struct Range {
@@ -259,6 +264,125 @@ std::string hostHarness(const CheckOptions& o, const Generated& g, const std::st
   return h.str();
 }
 
+// The values a training step's check gives its optimizer's hyperparameters.
+std::string hyperparameter(const std::string& name, const std::string& optimizer) {
+  if (name == "lr") return optimizer == "adamw" ? "0.01" : "0.05";
+  if (name == "momentum" || name == "beta1") return "0.9";
+  if (name == "beta2") return "0.999";
+  if (name == "eps") return "1e-8";
+  if (name == "weight_decay") return "0.01";
+  return "3";  // step
+}
+
+// The harness of a training step: every buffer twice with the same random values, one training
+// step on one copy; on the other the unfused reference: f_vjp seeded with 1 on the loss, f itself
+// for what it leaves in the buffers it writes, and the optimizer's update on the host
+// (runtime/adjoint/verify_train.h); then every floating buffer of the two compared.
+std::string trainHarness(const CheckOptions& o, const Generated& g, const std::string& stem, const std::string& forward,
+                         const Ranges& ranges) {
+  const ir::Module& m = g.grad.prepared;
+  const ir::Function& f = *m.find(o.pipeline.function);
+  const ir::Function& vjp = g.grad.derivatives.front();
+  const ir::Function& step = g.jvp.derivatives.front();
+  const derive::TrainStep& t = *o.pipeline.train;
+  derive::HostBufferSizes sizes = derive::hostBufferSizes(m, f);
+  std::string T = f.param(t.params.front())->type.scalarSpelling();
+  std::ostringstream scalars, buffers, handles, release, reference, compare;
+  std::string stepArgs, referenceArgs, vjpArgs;
+  size_t ints = 0;
+  for (const ir::Param& p : f.params) {
+    std::string e = p.type.scalarSpelling(), stepArg = p.name, referenceArg = p.name;
+    if (p.type.spelled == "cublasHandle_t") {
+      handles << "  cublasHandle_t " << p.name << ";\n  cublasCreate(&" << p.name << ");\n";
+      release << "  cublasDestroy(" << p.name << ");\n";
+    } else if (p.type.scalar == ir::Scalar::Opaque) {
+      handles << "  " << p.type.spelled << " " << p.name << "{};\n";
+    } else if (p.type.pointer) {
+      std::string length = std::to_string(o.arrayLength);
+      for (const auto& [buffer, elements] : sizes.elements)
+        if (buffer == p.name) length = "static_cast<size_t>(" + ir::print(*elements) + ")";
+      auto own = ranges.byName.find(p.name);
+      std::string range = own != ranges.byName.end()
+                              ? std::to_string(own->second.lo) + ", " + std::to_string(own->second.hi)
+                          : p.type.isFloating() ? "-1, 1"
+                                                : "0, double(" + length + ")";
+      buffers << "  adjoint::TwinBuffer<" << e << "> " << p.name << "(" << length << ", " << range << ", rng);\n";
+      stepArg = p.name + ".step";
+      referenceArg = p.name + ".reference";
+      if (p.type.isFloating()) {
+        reference << "  adjoint::DeviceArray<" << e << "> " << p.name << "_bar(" << p.name << ".host.size());\n";
+        vjpArgs += ", " + p.name + "_bar.data";
+        bool trained = std::count(t.params.begin(), t.params.end(), p.name) > 0;
+        compare << "  ok &= adjoint::same_values(\"" << p.name << "\", adjoint::fetch(" << p.name << ".step, " << p.name
+                << ".host.size()), "
+                << (trained ? p.name + "_expected"
+                            : "adjoint::fetch(" + p.name + ".reference, " + p.name + ".host.size())")
+                << ", tolerance);\n";
+      }
+    } else {
+      std::string value = p.type.isFloating()
+                              ? "0.7"
+                              : std::to_string(ints < o.intValues.size() ? o.intValues[ints] : long(o.arrayLength));
+      ints += !p.type.isFloating();
+      scalars << "  " << e << " " << p.name << " = " << value << ";\n";
+    }
+    stepArgs += (stepArgs.empty() ? "" : ", ") + stepArg;
+    referenceArgs += (referenceArgs.empty() ? "" : ", ") + referenceArg;
+  }
+  // The optimizer's state (random, as after some steps) and hyperparameters.
+  std::ostringstream state, updates;
+  for (const ir::Param& p : step.params) {
+    if (p.role == ir::Role::OptimizerState) {
+      state << "  adjoint::TwinBuffer<" << T << "> " << p.name << "(" << p.of << ".host.size(), "
+            << (p.name == p.of + "_v" ? "0" : "-0.1") << ", 0.1, rng);\n";
+      stepArgs += ", " + p.name + ".step";
+    } else if (p.role == ir::Role::Hyperparameter) {
+      state << "  const " << (p.name == "step" ? std::string("int") : T) << " " << p.name << " = "
+            << hyperparameter(p.name, t.optimizer) << ";\n";
+      stepArgs += ", " + p.name;
+    }
+  }
+  for (const std::string& p : t.params) {
+    std::string g = "adjoint::fetch(" + p + "_bar.data, " + p + ".host.size())";
+    updates << "  std::vector<" << T << "> " << p << "_expected = " << p << ".host;\n  adjoint::" << t.optimizer
+            << "_reference(" << p << "_expected, " << g
+            << (t.optimizer == "sgd"        ? ", lr"
+                : t.optimizer == "momentum" ? ", " + p + "_velocity.host, lr, momentum"
+                                            : ", " + p + "_m.host, " + p +
+                                                  "_v.host, lr, beta1, beta2, eps, "
+                                                  "weight_decay, step")
+            << ");\n";
+  }
+  const std::string& loss = t.loss;
+  std::ostringstream h;
+  h << "// Training-step check written by `adjoint check` for " << f.name << " (" << t.optimizer << ").\n"
+    << "#include <cstdio>\n#include <random>\n\n"
+    << "#include \"adjoint/cublas.h\"\n#include \"adjoint/cuda.h\"\n#include \"adjoint/verify_train.h\"\n"
+    << "#include \"" << forward << "\"\n#include \"" << stem << ".grad.h\"\n#include \"" << stem << ".train.h\"\n\n"
+    << "int main(int argc, char** argv) {\n"
+    << "  std::mt19937 rng(argc > 1 ? static_cast<unsigned>(std::stoul(argv[1])) : " << o.seed << "u);\n"
+    << "  std::printf(\"training-step check: seed %u\\n\", argc > 1 ? static_cast<unsigned>(std::stoul(argv[1])) : "
+    << o.seed << "u);\n"
+    << scalars.str() << "  // " << f.name << "'s locals, which its buffers' sizes are written in\n"
+    << ir::print(sizes.locals, 1) << buffers.str() << handles.str() << state.str()
+    << "  const double tolerance = sizeof(" << T << ") == 4 ? 2e-5 : 1e-11;\n"
+    << "  // One training step.\n"
+    << "  if (" << step.name << "(" << stepArgs << ") != cudaSuccess) return 2;\n"
+    << "  // The reference: f_vjp seeded with 1 on the loss, then " << f.name
+    << " itself, then the update on the host.\n"
+    << reference.str() << "  cudaMemset(" << loss << ".reference, 0, " << loss << ".host.size() * sizeof(" << T
+    << "));\n"
+    << "  {\n    std::vector<" << T << "> one(" << loss << ".host.size(), 1);\n    cudaMemcpy(" << loss
+    << "_bar.data, one.data(), one.size() * sizeof(one[0]), cudaMemcpyHostToDevice);\n  }\n"
+    << "  if (" << vjp.name << "(" << referenceArgs << vjpArgs << ") != cudaSuccess) return 2;\n"
+    << "  ::" << f.spelling << "(" << referenceArgs << ");\n"
+    << updates.str() << "  bool ok = true;\n"
+    << compare.str() << release.str()
+    << "  std::printf(ok ? \"the training step equals the reference\\n\" : \"checks FAILED\\n\");\n"
+    << "  return ok ? 0 : 1;\n}\n";
+  return h.str();
+}
+
 // The harness of a kernel: its arrays (all --array-length long; integer arrays hold valid indices
 // below that), its integer scalars (--int-values, else the array length), float scalars 0.7;
 // the forward, the vjp launcher and the jvp launcher around adjoint::KernelCheck.
@@ -371,7 +495,12 @@ int runCheck(const CheckOptions& o) {
     forward = d + "/" + stem + ".forward.cu";
     written = writeFile(forward, *cpu);
   }
-  std::string text = host     ? hostHarness(o, *g, stem, forward, *ranges)
+  if (g->train && !host) {
+    std::cerr << "error: --params checks a training step, which takes host code\n";
+    return 1;
+  }
+  std::string text = g->train ? trainHarness(o, *g, stem, forward, *ranges)
+                     : host   ? hostHarness(o, *g, stem, forward, *ranges)
                      : kernel ? kernelHarness(o, *g, stem, source.str().str(), *ranges)
                               : harness(o, *g, stem, source.str().str(), *ranges);
   if (!o.emitHarness.empty()) return writeFile(o.emitHarness, text) ? 0 : 1;
@@ -383,7 +512,7 @@ int runCheck(const CheckOptions& o) {
   for (const auto& header : kKernelHeaders)
     written = written && (!kernel || writeFile(d + "/adjoint/" + header.name, header.text));
   for (const PipelineResult* r : {&g->grad, &g->jvp}) {
-    std::string base = d + "/" + stem + (r == &g->grad ? ".grad" : ".jvp");
+    std::string base = d + "/" + stem + (r == &g->grad ? ".grad" : g->train ? ".train" : ".jvp");
     written = written && writeFile(base + ext, r->output.source) && writeFile(base + ".h", r->output.header);
   }
   // Kernels run on the CPU execution (a host compiler), or with --gpu on the GPU (nvcc).
@@ -398,7 +527,8 @@ int runCheck(const CheckOptions& o) {
     else if (kernel)
       build.insert(build.end(), {"-x", "c++", "-DADJOINT_CPU_EXECUTION", "-I", d + "/adjoint/cpu"});
     build.insert(build.end(), o.pipeline.compileArgs.begin(), o.pipeline.compileArgs.end());
-    for (const std::string& f : {d + "/check" + ext, d + "/" + stem + ".grad" + ext, d + "/" + stem + ".jvp" + ext})
+    for (const std::string& f :
+         {d + "/check" + ext, d + "/" + stem + ".grad" + ext, d + "/" + stem + (g->train ? ".train" : ".jvp") + ext})
       build.push_back(f);
     build.insert(build.end(), {"-o", d + "/check"});
     if (host && o.gpu) build.push_back("-lcublas");

@@ -3,7 +3,9 @@
 // differences and the dot-product test on reproducible random inputs, with a table of each
 // differentiated parameter's errors. Or, with `emitHarness`, writes the harness source only.
 // A kernel is checked through its launchers (runtime/adjoint/verify_kernel.h) on the CPU
-// execution of kernels, or with `gpu` on the GPU.
+// execution of kernels, or with `gpu` on the GPU; host code over kernels and cuBLAS through f_vjp
+// and f_jvp the same way; with the pipeline's `train` set, the training step against its unfused
+// reference (runtime/adjoint/verify_train.h).
 #pragma once
 
 #include <string>

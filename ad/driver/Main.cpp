@@ -229,7 +229,7 @@ int main(int argc, char** argv) {
         return 1;
       }
   if (mode == "check")
-    cl::HideUnrelatedOptions({&category, &checkCategory});
+    cl::HideUnrelatedOptions({&category, &checkCategory, &trainCategory});
   else if (mode == "train-step")
     cl::HideUnrelatedOptions({&category, &trainCategory});
   else
@@ -255,7 +255,7 @@ int main(int argc, char** argv) {
   o.printAfter = printAfter;
   o.timePasses = timePasses;
   o.deterministic = deterministic;
-  if (mode == "train-step") {
+  if (mode == "train-step" || (mode == "check" && !trainedParams.empty())) {
     if (trainedParams.empty()) {
       std::cerr << "error: train-step needs --params: the buffers it trains\n";
       return 1;
