@@ -6,7 +6,6 @@
 
 #include "adjoint/cuda.h"
 #include "adjoint/cublas.h"
-#include "adjoint/columns.h"
 
 static __global__ void bias_relu(float *h, const float *bias, int rows, int features);
 static __global__ void add_bias(float *z, const float *bias, int rows, int features);
@@ -21,12 +20,12 @@ static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_
                                                     int classes, float *logits_bar,
                                                     float *loss_bar);
 static __global__ void add_bias_vjp(float *z, const float *bias, int rows, int features,
-                                    float *z_bar, float *bias_bar, float *bias_bar_parts);
+                                    float *z_bar, float *bias_bar);
 static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                        float *z, const float *bias, int rows, int features,
                                        float *z_bar, float *bias_bar);
 static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int features,
-                                     float *h_bar, float *bias_bar, float *bias_bar_parts);
+                                     float *h_bar, float *bias_bar);
 static cudaError_t bias_relu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                         float *h, const float *bias, int rows, int features,
                                         float *h_bar, float *bias_bar);
@@ -219,16 +218,14 @@ static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_
 }
 
 static __global__ void add_bias_vjp([[maybe_unused]] float *z, [[maybe_unused]] const float *bias,
-                                    int rows, int features, float *z_bar, float *bias_bar,
-                                    float *bias_bar_parts) {
+                                    int rows, int features, float *z_bar, float *bias_bar) {
   // forward sweep
   int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   // reverse sweep
   // line 22: if (i < rows * features) z[i] += bias[i % features];
   if (i < rows * features) {
-    // bias[i % features]: many blocks share the index: a slot per thread in bias_bar_parts, summed per column by the launcher
-    adjoint::add_to_column(bias_bar_parts, static_cast<long long>(i), &bias_bar[i % features],
-                           z_bar[i]);
+    // bias[i % features]: threads may share the index: atomicAdd
+    atomicAdd(&bias_bar[i % features], z_bar[i]);
   }
 }
 
@@ -236,28 +233,12 @@ static __global__ void add_bias_vjp([[maybe_unused]] float *z, [[maybe_unused]] 
 static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                        float *z, const float *bias, int rows, int features,
                                        float *z_bar, float *bias_bar) {
-  // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
-  if (grid.y * grid.z * block.y * block.z != 1)
-    return cudaErrorInvalidValue;
-  // Each thread's slot for the adjoints added at its index modulo a width (a bias's), zeroed;
-  // their column sums are added below.
-  adjoint::Scratch scratch(stream);
-  long long threads = static_cast<long long>(grid.x) * block.x;
-  float *bias_bar_parts = scratch.take<float>(threads);
-  if (!scratch)
-    return scratch.status();
-  if (cudaError_t e = cudaMemsetAsync(bias_bar_parts, 0, threads * sizeof(*bias_bar_parts), stream))
-    return e;
-  cudaError_t status = adjoint::launch(add_bias_vjp, grid, block, shmem, stream, z, bias, rows,
-                                       features, z_bar, bias_bar, bias_bar_parts);
-  if (status == cudaSuccess)
-    status = adjoint::add_column_sums(bias_bar, bias_bar_parts, threads,
-                                      static_cast<long long>(features), stream);
-  return status;
+  return adjoint::launch(add_bias_vjp, grid, block, shmem, stream, z, bias, rows, features, z_bar,
+                         bias_bar);
 }
 
 static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int features,
-                                     float *h_bar, float *bias_bar, float *bias_bar_parts) {
+                                     float *h_bar, float *bias_bar) {
   // forward sweep
   int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   // reverse sweep
@@ -267,10 +248,9 @@ static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int 
       float h_bar_new = h_bar[i];
       // h[i]: index injective over threads: plain =
       h_bar[i] = h_bar_new * static_cast<float>(h[i] + bias[i % features] >= 0.0f ? 1 : 0);
-      // bias[i % features]: many blocks share the index: a slot per thread in bias_bar_parts, summed per column by the launcher
-      adjoint::add_to_column(bias_bar_parts, static_cast<long long>(i), &bias_bar[i % features],
-                             h_bar_new *
-                                 static_cast<float>(h[i] + bias[i % features] >= 0.0f ? 1 : 0));
+      // bias[i % features]: threads may share the index: atomicAdd
+      atomicAdd(&bias_bar[i % features],
+                h_bar_new * static_cast<float>(h[i] + bias[i % features] >= 0.0f ? 1 : 0));
     }
   }
 }
@@ -282,19 +262,6 @@ static cudaError_t bias_relu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cud
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
-  // Each thread's slot for the adjoints added at its index modulo a width (a bias's), zeroed;
-  // their column sums are added below.
-  adjoint::Scratch scratch(stream);
-  long long threads = static_cast<long long>(grid.x) * block.x;
-  float *bias_bar_parts = scratch.take<float>(threads);
-  if (!scratch)
-    return scratch.status();
-  if (cudaError_t e = cudaMemsetAsync(bias_bar_parts, 0, threads * sizeof(*bias_bar_parts), stream))
-    return e;
-  cudaError_t status = adjoint::launch(bias_relu_vjp, grid, block, shmem, stream, h, bias, rows,
-                                       features, h_bar, bias_bar, bias_bar_parts);
-  if (status == cudaSuccess)
-    status = adjoint::add_column_sums(bias_bar, bias_bar_parts, threads,
-                                      static_cast<long long>(features), stream);
-  return status;
+  return adjoint::launch(bias_relu_vjp, grid, block, shmem, stream, h, bias, rows, features, h_bar,
+                         bias_bar);
 }

@@ -7,7 +7,6 @@
 #include "adjoint/cuda.h"
 #include "adjoint/cublas.h"
 #include "adjoint/buffers.h"
-#include "adjoint/columns.h"
 
 static __global__ void residual_tanh(const float *h, const float *t, const float *bias, float *out,
                                      int width, int batch);
@@ -23,14 +22,13 @@ static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_
                                                     int classes, float *logits_bar,
                                                     float *loss_bar);
 static __global__ void add_bias_vjp(float *z, const float *bias, int rows, int features,
-                                    float *z_bar, float *bias_bar, float *bias_bar_parts);
+                                    float *z_bar, float *bias_bar);
 static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                        float *z, const float *bias, int rows, int features,
                                        float *z_bar, float *bias_bar);
 static __global__ void residual_tanh_vjp(const float *h, const float *t, const float *bias,
                                          float *out, int width, int batch, float *h_bar,
-                                         float *t_bar, float *bias_bar, float *out_bar,
-                                         float *bias_bar_parts);
+                                         float *t_bar, float *bias_bar, float *out_bar);
 static cudaError_t residual_tanh_vjp_launch(dim3 grid, dim3 block, size_t shmem,
                                             cudaStream_t stream, const float *h, const float *t,
                                             const float *bias, float *out, int width, int batch,
@@ -272,16 +270,14 @@ static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_
 }
 
 static __global__ void add_bias_vjp([[maybe_unused]] float *z, [[maybe_unused]] const float *bias,
-                                    int rows, int features, float *z_bar, float *bias_bar,
-                                    float *bias_bar_parts) {
+                                    int rows, int features, float *z_bar, float *bias_bar) {
   // forward sweep
   int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   // reverse sweep
   // line 21: if (i < rows * features) z[i] += bias[i % features];
   if (i < rows * features) {
-    // bias[i % features]: many blocks share the index: a slot per thread in bias_bar_parts, summed per column by the launcher
-    adjoint::add_to_column(bias_bar_parts, static_cast<long long>(i), &bias_bar[i % features],
-                           z_bar[i]);
+    // bias[i % features]: threads may share the index: atomicAdd
+    atomicAdd(&bias_bar[i % features], z_bar[i]);
   }
 }
 
@@ -289,30 +285,14 @@ static __global__ void add_bias_vjp([[maybe_unused]] float *z, [[maybe_unused]] 
 static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                        float *z, const float *bias, int rows, int features,
                                        float *z_bar, float *bias_bar) {
-  // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
-  if (grid.y * grid.z * block.y * block.z != 1)
-    return cudaErrorInvalidValue;
-  // Each thread's slot for the adjoints added at its index modulo a width (a bias's), zeroed;
-  // their column sums are added below.
-  adjoint::Scratch scratch(stream);
-  long long threads = static_cast<long long>(grid.x) * block.x;
-  float *bias_bar_parts = scratch.take<float>(threads);
-  if (!scratch)
-    return scratch.status();
-  if (cudaError_t e = cudaMemsetAsync(bias_bar_parts, 0, threads * sizeof(*bias_bar_parts), stream))
-    return e;
-  cudaError_t status = adjoint::launch(add_bias_vjp, grid, block, shmem, stream, z, bias, rows,
-                                       features, z_bar, bias_bar, bias_bar_parts);
-  if (status == cudaSuccess)
-    status = adjoint::add_column_sums(bias_bar, bias_bar_parts, threads,
-                                      static_cast<long long>(features), stream);
-  return status;
+  return adjoint::launch(add_bias_vjp, grid, block, shmem, stream, z, bias, rows, features, z_bar,
+                         bias_bar);
 }
 
 static __global__ void residual_tanh_vjp([[maybe_unused]] const float *h, const float *t,
                                          const float *bias, [[maybe_unused]] float *out, int width,
                                          int batch, float *h_bar, float *t_bar, float *bias_bar,
-                                         float *out_bar, float *bias_bar_parts) {
+                                         float *out_bar) {
   // forward sweep
   int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   // reverse sweep
@@ -323,9 +303,8 @@ static __global__ void residual_tanh_vjp([[maybe_unused]] const float *h, const 
     const float tanh_value = std::tanh(t[i] + bias[i % width]);
     // t[i]: index injective over threads: plain +=
     t_bar[i] += out_bar[i] * (1.0f - tanh_value * tanh_value);
-    // bias[i % width]: many blocks share the index: a slot per thread in bias_bar_parts, summed per column by the launcher
-    adjoint::add_to_column(bias_bar_parts, static_cast<long long>(i), &bias_bar[i % width],
-                           out_bar[i] * (1.0f - tanh_value * tanh_value));
+    // bias[i % width]: threads may share the index: atomicAdd
+    atomicAdd(&bias_bar[i % width], out_bar[i] * (1.0f - tanh_value * tanh_value));
     out_bar[i] = 0.0f;
   }
 }
@@ -339,20 +318,6 @@ static cudaError_t residual_tanh_vjp_launch(dim3 grid, dim3 block, size_t shmem,
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
-  // Each thread's slot for the adjoints added at its index modulo a width (a bias's), zeroed;
-  // their column sums are added below.
-  adjoint::Scratch scratch(stream);
-  long long threads = static_cast<long long>(grid.x) * block.x;
-  float *bias_bar_parts = scratch.take<float>(threads);
-  if (!scratch)
-    return scratch.status();
-  if (cudaError_t e = cudaMemsetAsync(bias_bar_parts, 0, threads * sizeof(*bias_bar_parts), stream))
-    return e;
-  cudaError_t status =
-      adjoint::launch(residual_tanh_vjp, grid, block, shmem, stream, h, t, bias, out, width, batch,
-                      h_bar, t_bar, bias_bar, out_bar, bias_bar_parts);
-  if (status == cudaSuccess)
-    status = adjoint::add_column_sums(bias_bar, bias_bar_parts, threads,
-                                      static_cast<long long>(width), stream);
-  return status;
+  return adjoint::launch(residual_tanh_vjp, grid, block, shmem, stream, h, t, bias, out, width,
+                         batch, h_bar, t_bar, bias_bar, out_bar);
 }
