@@ -204,6 +204,32 @@ std::string valueRange(const ir::Param& p, const Ranges& ranges, const std::stri
                                     : "0, " + length + " - 1";
 }
 
+// A host function's buffer p: as many elements as its steps touch (or --array-length).
+std::string bufferLength(const ir::Param& p, const derive::HostBufferSizes& sizes, const CheckOptions& o) {
+  for (const auto& [buffer, elements] : sizes.elements)
+    if (buffer == p.name) return "static_cast<size_t>(" + ir::print(*elements) + ")";
+  return std::to_string(o.arrayLength);
+}
+
+// A scalar parameter's value: the next of --int-values (else the array length), 0.7 for floats.
+std::string scalarValue(const ir::Param& p, const CheckOptions& o, size_t& ints) {
+  if (p.type.isFloating()) return "0.7";
+  return std::to_string(ints < o.intValues.size() ? o.intValues[ints++] : long(o.arrayLength));
+}
+
+// A handle or stream parameter of host code: a cuBLAS handle created (and destroyed in
+// `release`), anything else value-initialized (the default stream). False for other parameters.
+bool declareHandle(const ir::Param& p, std::ostream& handles, std::ostream& release) {
+  if (p.type.spelled == "cublasHandle_t") {
+    handles << "  cublasHandle_t " << p.name << ";\n  cublasCreate(&" << p.name << ");\n";
+    release << "  cublasDestroy(" << p.name << ");\n";
+    return true;
+  }
+  if (p.type.scalar != ir::Scalar::Opaque) return false;
+  handles << "  " << p.type.spelled << " " << p.name << "{};\n";
+  return true;
+}
+
 // The harness of a host function over kernels and cuBLAS: its integer scalars first (--int-values,
 // else --array-length), f's own locals, then each buffer as long as f's steps touch (the same
 // extents f_vjp sizes its copies by), a cuBLAS handle and the default stream; f, f_vjp and f_jvp
@@ -221,24 +247,14 @@ std::string hostHarness(const CheckOptions& o, const Generated& g, const std::st
   for (const ir::Param& p : f.params) {
     args += (args.empty() ? "" : ", ") + p.name;
     std::string t = p.type.scalarSpelling(), diff = vjp.derivativeOf(p.name, ir::Role::Adjoint) ? "true" : "false";
-    if (p.type.spelled == "cublasHandle_t") {
-      handles << "  cublasHandle_t " << p.name << ";\n  cublasCreate(&" << p.name << ");\n";
-      release << "  cublasDestroy(" << p.name << ");\n";
-    } else if (p.type.scalar == ir::Scalar::Opaque) {
-      handles << "  " << p.type.spelled << " " << p.name << "{};\n";
-    } else if (p.type.pointer) {
-      std::string length = std::to_string(o.arrayLength);
-      for (const auto& [buffer, elements] : sizes.elements)
-        if (buffer == p.name) length = "static_cast<size_t>(" + ir::print(*elements) + ")";
+    if (declareHandle(p, handles, release)) continue;
+    if (p.type.pointer) {
+      std::string length = bufferLength(p, sizes, o);
       arrays << "  " << t << "* " << p.name << " = adjoint_check.array<" << t << ">(\"" << p.name << "\", " << length
              << ", " << diff << ", " << valueRange(p, ranges, length) << ");\n";
     } else {
-      std::string value = p.type.isFloating()
-                              ? "0.7"
-                              : std::to_string(ints < o.intValues.size() ? o.intValues[ints] : long(o.arrayLength));
-      ints += !p.type.isFloating();
-      scalars << "  " << t << "& " << p.name << " = adjoint_check.scalar<" << t << ">(\"" << p.name << "\", " << value
-              << ", " << diff << ");\n";
+      scalars << "  " << t << "& " << p.name << " = adjoint_check.scalar<" << t << ">(\"" << p.name << "\", "
+              << scalarValue(p, o, ints) << ", " << diff << ");\n";
     }
   }
   std::ostringstream h;
@@ -292,15 +308,9 @@ std::string trainHarness(const CheckOptions& o, const Generated& g, const std::s
   size_t ints = 0;
   for (const ir::Param& p : f.params) {
     std::string e = p.type.scalarSpelling(), stepArg = p.name, referenceArg = p.name;
-    if (p.type.spelled == "cublasHandle_t") {
-      handles << "  cublasHandle_t " << p.name << ";\n  cublasCreate(&" << p.name << ");\n";
-      release << "  cublasDestroy(" << p.name << ");\n";
-    } else if (p.type.scalar == ir::Scalar::Opaque) {
-      handles << "  " << p.type.spelled << " " << p.name << "{};\n";
+    if (declareHandle(p, handles, release)) {
     } else if (p.type.pointer) {
-      std::string length = std::to_string(o.arrayLength);
-      for (const auto& [buffer, elements] : sizes.elements)
-        if (buffer == p.name) length = "static_cast<size_t>(" + ir::print(*elements) + ")";
+      std::string length = bufferLength(p, sizes, o);
       auto own = ranges.byName.find(p.name);
       std::string range = own != ranges.byName.end()
                               ? std::to_string(own->second.lo) + ", " + std::to_string(own->second.hi)
@@ -320,11 +330,7 @@ std::string trainHarness(const CheckOptions& o, const Generated& g, const std::s
                 << ", tolerance);\n";
       }
     } else {
-      std::string value = p.type.isFloating()
-                              ? "0.7"
-                              : std::to_string(ints < o.intValues.size() ? o.intValues[ints] : long(o.arrayLength));
-      ints += !p.type.isFloating();
-      scalars << "  " << e << " " << p.name << " = " << value << ";\n";
+      scalars << "  " << e << " " << p.name << " = " << scalarValue(p, o, ints) << ";\n";
     }
     stepArgs += (stepArgs.empty() ? "" : ", ") + stepArg;
     referenceArgs += (referenceArgs.empty() ? "" : ", ") + referenceArg;
