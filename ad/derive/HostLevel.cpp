@@ -6,6 +6,7 @@
 #include "ad/analysis/Activity.h"
 #include "ad/analysis/Loops.h"
 #include "ad/derive/HostSteps.h"
+#include "ad/derive/HostVersions.h"
 #include "ad/derive/Optimizers.h"
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Names.h"
@@ -20,30 +21,6 @@ const Type kCount = Type::integer("long long");
 const Type kStatus = Type::opaque("adjoint::FirstError");
 const Type kScratch = Type::opaque("adjoint::Scratch");
 const Type kError = Type::opaque("cudaError_t");
-
-// A copy of a buffer that the forward sweep writes into.
-struct Version {
-  std::string name, buffer;
-  size_t createdBefore;  // the step before which it is made, as a copy of the version before it
-  std::string copiedFrom;
-};
-
-// A counted loop of host code over steps (layers): for (int l = a; l < b; ++l).
-struct HostLoop {
-  const Stmt* stmt;
-  analysis::CountedLoop header;
-  StmtList locals;            // declared in its body, in order
-  size_t begin = 0, end = 0;  // its steps: [begin, end)
-  std::string trips;          // the local holding its number of iterations
-};
-
-// What a step in a loop overwrites in a buffer that the loop's pullbacks read: saved per
-// iteration before the step runs, put back before its pullback.
-struct Save {
-  size_t step;
-  const BufferArg* arg;
-  std::string tape, slot;  // the scratch holding the saved values; the local of its elements per iteration
-};
 
 std::string describe(const Stmt& s) {
   switch (s.kind) {
@@ -112,7 +89,7 @@ class HostBuilder {
     }
     for (const Param& p : g.params) names_.insert(p.name);
     findActive();
-    planVersions();
+    plan_ = planVersions(steps_, loops_, f_, mode_ == Mode::Reverse, train(), names_);
     g.body = locals_;
     StmtList scratch = allocateScratch();
     g.body.insert(g.body.end(), scratch.begin(), scratch.end());
@@ -133,15 +110,13 @@ class HostBuilder {
   StmtList inlined_;  // the statements of the host functions f calls, as f's
   std::vector<Step> steps_;
   std::vector<HostLoop> loops_;
-  std::vector<Version> versions_;
-  std::vector<Save> saves_;
+  VersionPlan plan_;
   std::string status_, scratch_;
   std::map<std::string, std::string> counts_;  // buffer -> the local holding its extent
   ExprPtr stream_;
   // The buffers with adjoints: every floating one in f_vjp; in a training step, those that depend
   // on the trained parameters and that the loss depends on, and what their steps' pullbacks need.
   std::set<std::string> active_, withAdjoint_;
-  std::set<std::string> inPlace_;  // buffers a training step writes in place (planVersions)
 
   bool train() const { return r_.train.has_value(); }
   bool isTrained(const std::string& buffer) const {
@@ -289,94 +264,6 @@ class HostBuilder {
     return call("std::max<long long>", {at(loop.header.first), at(analysis::lastValue(loop.header))}, kCount);
   }
 
-  // Each step that writes a buffer writes a copy of it: the first copy of the caller's buffer,
-  // and in reverse mode a new copy where the pullback of a step before (or of this step) reads
-  // what it holds. The steps of a loop run in the versions made before it: what a step in the
-  // loop overwrites and the loop's pullbacks read is saved per iteration instead (planSaves).
-  // A training step, which may write the buffers f writes, runs in them instead: where a
-  // pullback reads what a buffer holds before a step overwrites it, that is copied out first.
-  void planVersions() {
-    if (train())
-      for (const Param& p : f_.params)
-        if (p.type.pointer && !savedInLoop(p.name)) inPlace_.insert(p.name);
-    std::map<std::string, std::string> current;
-    std::set<std::string> needed;  // versions a pullback reads
-    for (const Param& p : f_.params) current[p.name] = p.name;
-    for (size_t k = 0; k < steps_.size();) {
-      bool inLoop = steps_[k].loop >= 0;
-      size_t end = inLoop ? loops_[steps_[k].loop].end : k + 1;
-      std::map<std::string, std::string> entry = current;
-      std::set<std::string> kept;  // buffers written in place whose value before step k was copied out
-      for (size_t j = k; j < end; ++j)
-        for (const BufferArg& b : steps_[j].buffers) {
-          const std::string& now = current[b.buffer];
-          if (!b.writes || now != entry[b.buffer] || kept.count(b.buffer)) continue;  // not written, or done
-          bool read = mode_ == Mode::Reverse && (needed.count(now) || (!inLoop && steps_[j].reads(b.buffer)));
-          if (inPlace_.count(b.buffer)) {
-            if (read) keepBefore(k, b.buffer, entry, needed);
-            kept.insert(b.buffer);
-            continue;
-          }
-          if (now != b.buffer && !read) continue;
-          std::string name = names_.fresh(b.buffer + "_" + std::to_string(versionsOf(b.buffer) + 1));
-          versions_.push_back({name, b.buffer, k, now});
-          current[b.buffer] = name;
-        }
-      for (size_t j = k; j < end; ++j) {
-        Step& s = steps_[j];
-        s.before = inLoop ? current : entry;
-        for (const auto& [buffer, version] : current)
-          if (!inLoop && version != entry[buffer]) s.after[buffer] = version;
-        for (const BufferArg& b : s.buffers)
-          if (b.reads) needed.insert(s.before[b.buffer]);
-      }
-      k = end;
-    }
-    if (mode_ == Mode::Reverse) planSaves();
-  }
-
-  size_t versionsOf(const std::string& buffer) const {
-    return std::count_if(versions_.begin(), versions_.end(), [&](const Version& v) { return v.buffer == buffer; });
-  }
-
-  // A buffer written in place: what it holds before step k, which pullbacks read, copied out
-  // before the step; the pullbacks (of the steps before, `entry`'s and step k's) read the copy.
-  void keepBefore(size_t k, const std::string& buffer, std::map<std::string, std::string>& entry,
-                  std::set<std::string>& needed) {
-    std::string name = names_.fresh(buffer + "_" + std::to_string(versionsOf(buffer) + 1));
-    versions_.push_back({name, buffer, k, buffer});
-    auto rename = [&](std::map<std::string, std::string>& versions) {
-      auto it = versions.find(buffer);
-      if (it != versions.end() && it->second == buffer) it->second = name;
-    };
-    for (size_t j = 0; j < k; ++j) rename(steps_[j].before);
-    rename(entry);
-    if (needed.erase(buffer)) needed.insert(name);
-  }
-
-  // Whether a step of a loop writes `buffer` and a step of the loop reads it (planSaves).
-  bool savedInLoop(const std::string& buffer) const {
-    for (const HostLoop& loop : loops_) {
-      auto first = steps_.begin() + static_cast<long>(loop.begin), last = steps_.begin() + static_cast<long>(loop.end);
-      if (std::any_of(first, last, [&](const Step& s) { return s.writes(buffer); }) &&
-          std::any_of(first, last, [&](const Step& s) { return s.reads(buffer); }))
-        return true;
-    }
-    return false;
-  }
-
-  // In a loop, a step that writes a buffer which a step of the loop reads saves what it
-  // overwrites, per iteration: the pullbacks, which run backwards, put it back before their own.
-  void planSaves() {
-    for (const HostLoop& loop : loops_)
-      for (size_t j = loop.begin; j < loop.end; ++j)
-        for (const BufferArg& b : steps_[j].buffers) {
-          if (!b.writes || !savedInLoop(b.buffer)) continue;
-          std::string tape = names_.fresh(b.buffer + "_before_L" + std::to_string(steps_[j].stmt->loc.line));
-          saves_.push_back({j, &b, tape, names_.fresh(tape + "_count")});
-        }
-  }
-
   // The elements of b's buffer that step s touches from where b points.
   ExprPtr touched(const Step& s, const BufferArg& b) const {
     BufferArg fromStart = b;
@@ -448,7 +335,7 @@ class HostBuilder {
     StmtList out;
     out.push_back(withComment(decl(status_, kStatus, nullptr),
                               "the first error of the steps and copies below (the later ones still run)"));
-    if (versions_.empty() && saves_.empty() && !train()) return out;
+    if (plan_.versions.empty() && plan_.saves.empty() && !train()) return out;
     scratch_ = names_.fresh("scratch");
     out.push_back(withComment(
         decl(scratch_, kScratch, call("adjoint::Scratch", {stream_}, kScratch)),
@@ -456,7 +343,7 @@ class HostBuilder {
                   "memory of the stream, reused from call to call."
                 : "The forward runs in copies of the buffers it writes, leaving yours as they came in; scratch\n"
                   "memory of the stream, reused from call to call."));
-    for (const Version& v : versions_) {
+    for (const Version& v : plan_.versions) {
       declareCount(v.buffer, out);
       out.push_back(take(v.name, v.buffer));
     }
@@ -479,7 +366,7 @@ class HostBuilder {
   StmtList allocateTapes() {
     StmtList out;
     for (HostLoop& loop : loops_) {
-      if (std::none_of(saves_.begin(), saves_.end(),
+      if (std::none_of(plan_.saves.begin(), plan_.saves.end(),
                        [&](const Save& v) { return &loops_[steps_[v.step].loop] == &loop; }))
         continue;
       const analysis::CountedLoop& h = loop.header;
@@ -489,7 +376,7 @@ class HostBuilder {
       out.push_back(withComment(decl(loop.trips, kCount, call("std::max<long long>", {number(0, kCount), n}, kCount)),
                                 "iterations of the loop at line " + std::to_string(loop.stmt->loc.line)));
     }
-    for (const Save& v : saves_) {
+    for (const Save& v : plan_.saves) {
       const Step& s = steps_[v.step];
       Type t = f_.param(v.arg->buffer)->type.element().pointerTo(false);
       ExprPtr size = mul(var(loops_[s.loop].trips, kCount), var(v.slot, kCount));
@@ -504,7 +391,7 @@ class HostBuilder {
   // Step j's saves (before it runs, forward) or their restores (before its pullback).
   StmtList savesOf(size_t j, bool forward) const {
     StmtList out;
-    for (const Save& v : saves_) {
+    for (const Save& v : plan_.saves) {
       if (v.step != j) continue;
       const Step& s = steps_[j];
       const analysis::CountedLoop& h = loops_[s.loop].header;
@@ -568,14 +455,14 @@ class HostBuilder {
   // The copies made before step k: each new version starts as what the buffer holds then.
   StmtList copiesBefore(size_t k) const {
     StmtList out;
-    for (const Version& v : versions_) {
+    for (const Version& v : plan_.versions) {
       if (v.createdBefore != k) continue;
       const Type& t = f_.param(v.buffer)->type;
       ExprPtr copy = call("adjoint::copy", {var(v.name, t), var(v.copiedFrom, t), count(v.buffer), stream_}, kError);
       out.push_back(withComment(assign(status(), Op::Assign, copy),
-                                inPlace_.count(v.buffer) ? "what the reverse sweep reads of " + v.buffer +
-                                                               ", copied out before this step overwrites it"
-                                                         : ""));
+                                plan_.inPlace.count(v.buffer) ? "what the reverse sweep reads of " + v.buffer +
+                                                                    ", copied out before this step overwrites it"
+                                                              : ""));
     }
     if (!out.empty() && out.front()->comment.empty())
       out.front()->comment = "copies to write into, starting as what the buffers hold here";
@@ -693,7 +580,7 @@ class HostBuilder {
       const Step& s = steps_[k];
       StmtList out = savesOf(k, true);
       std::map<std::string, std::string> versions = during(s);
-      for (const std::string& b : inPlace_) versions[b] = b;
+      for (const std::string& b : plan_.inPlace) versions[b] = b;
       out.push_back(located(forwardStatement(s, arguments(s, versions), status()), s));
       return out;
     });
@@ -742,8 +629,8 @@ class HostBuilder {
   // A training step leaves the buffers f writes as f would: their last versions copied back.
   StmtList copiesBack() const {
     std::map<std::string, std::string> last;
-    for (const Version& v : versions_)
-      if (!inPlace_.count(v.buffer)) last[v.buffer] = v.name;
+    for (const Version& v : plan_.versions)
+      if (!plan_.inPlace.count(v.buffer)) last[v.buffer] = v.name;
     StmtList out;
     for (const auto& [buffer, version] : last) {
       const Type& t = f_.param(buffer)->type;
