@@ -69,7 +69,8 @@ class VersionPlanner {
   }
 
   size_t versionsOf(const std::string& buffer) const {
-    return std::count_if(plan_.versions.begin(), plan_.versions.end(), [&](const Version& v) { return v.buffer == buffer; });
+    return std::count_if(plan_.versions.begin(), plan_.versions.end(),
+                         [&](const Version& v) { return v.buffer == buffer; });
   }
 
   // A buffer written in place: what it holds before step k, which pullbacks read, copied out
@@ -113,8 +114,8 @@ class VersionPlanner {
 
 }  // namespace
 
-VersionPlan planVersions(std::vector<Step>& steps, const std::vector<HostLoop>& loops, const Function& f,
-                         bool reverse, bool train, NameSet& names) {
+VersionPlan planVersions(std::vector<Step>& steps, const std::vector<HostLoop>& loops, const Function& f, bool reverse,
+                         bool train, NameSet& names) {
   return VersionPlanner(steps, loops, f, reverse, train, names).plan();
 }
 

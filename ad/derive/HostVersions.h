@@ -24,7 +24,7 @@ struct Version {
 struct HostLoop {
   const ir::Stmt* stmt;
   analysis::CountedLoop header;
-  ir::StmtList locals;            // declared in its body, in order
+  ir::StmtList locals;        // declared in its body, in order
   size_t begin = 0, end = 0;  // its steps: [begin, end)
   std::string trips;          // the local holding its number of iterations
 };
