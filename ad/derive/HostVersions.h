@@ -13,7 +13,8 @@
 
 namespace adjoint::derive {
 
-// A copy of a buffer that the forward sweep writes into.
+// A copy of a buffer, made before step `createdBefore` from `copiedFrom`: one the forward sweep
+// writes into, or, for a buffer a training step writes in place, what it held before that step.
 struct Version {
   std::string name, buffer;
   size_t createdBefore;  // the step before which it is made, as a copy of the version before it
