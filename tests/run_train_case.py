@@ -80,6 +80,7 @@ def harness(case, fn, specs, vjp_params, trained, optimizer, loss, seed):
 
 #include "adjoint/cuda.h"
 #include "adjoint/cublas.h"
+#include "adjoint/verify_train.h"
 #include "{case}"
 #include "{fn}.grad.h"
 #include "{fn}.train.h"
@@ -117,17 +118,6 @@ struct Buffer {{
   }}
 }};
 
-static bool same(const char* what, const std::vector<double>& got, const std::vector<double>& want, double tolerance) {{
-  double worst = 0, scale = 1e-30;
-  for (size_t i = 0; i < want.size(); ++i) {{
-    worst = std::max(worst, std::fabs(got[i] - want[i]));
-    scale = std::max(scale, std::fabs(want[i]));
-  }}
-  bool ok = worst <= tolerance * std::max(1.0, scale);
-  std::printf("%-14s max |step - reference| %.3e (largest value %.3e)%s\\n", what, worst, scale, ok ? "" : "  FAILED");
-  return ok;
-}}
-
 template <class T>
 std::vector<double> as_double(const std::vector<T>& v) {{ return std::vector<double>(v.begin(), v.end()); }}
 
@@ -150,7 +140,7 @@ int main() {{
 {chr(10).join(updates)}
 
   bool ok = true;
-  {chr(10).join(f"  ok &= same({n!r}, as_double(fetch({n}.a, {n}.host.size())), as_double(" + (f"expected_{n}" if n in trained else f"fetch({n}.b, {n}.host.size())") + "), tolerance);" for n in floating).replace("'", '"')}
+  {chr(10).join(f"  ok &= adjoint::same_values({n!r}, as_double(fetch({n}.a, {n}.host.size())), as_double(" + (f"expected_{n}" if n in trained else f"fetch({n}.b, {n}.host.size())") + "), tolerance);" for n in floating).replace("'", '"')}
   std::printf("%s\\n", ok ? "the training step equals the reference" : "the training step differs from the reference");
   {chr(10).join(f"  cudaFree({n}_bar);" for n in floating)}
   {"".join(f"cublasDestroy({n});" for t, n in params if t == "cublasHandle_t")}

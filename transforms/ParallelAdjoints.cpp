@@ -75,7 +75,13 @@ class Parallelizer {
       finish.push_back(eval(call("adjoint::add_block_sums", {unary(Op::AddressOf, s.target), storage, slot}, none)));
     }
     d_.blockSumSlots = static_cast<unsigned>(sums_.size());
-    head.front()->comment = std::string(tangents_ ? "tangents" : "adjoints") +
+    bool values = std::any_of(sums_.begin(), sums_.end(), [&](const ThreadSum& s) {
+      const Param* p = d_.param(s.target->operands[0]->text);
+      return p && p->role == Role::Primal;
+    });
+    head.front()->comment = std::string(tangents_ ? "tangents"
+                                        : values  ? "values and adjoints"
+                                                  : "adjoints") +
                             " every thread adds to the same address: summed in registers first";
     tail.front()->comment =
         "summed over the threads: one sum per block; the last block to finish adds them in a fixed order\n"
@@ -182,6 +188,7 @@ class Parallelizer {
   }
 
   void accumulation(Stmt& s) {
+    if (forwardSum(s)) return;
     if (tangents_ && !s.atomic) return;
     bool shared = false;
     ExprPtr target = memoryTarget(*s.lhs, shared);
@@ -248,6 +255,25 @@ class Parallelizer {
     s.atomic = true;
     s.comment =
         withNote(s.comment, read + ": threads may share the index: atomicAdd" + (shared ? " in shared memory" : ""));
+  }
+
+  // The forward's own atomicAdd into one address of an output that the kernel reads nowhere else
+  // (the loss that K_value_and_vjp writes): summed in registers and per block like the adjoints,
+  // instead of one atomic per thread on one address.
+  bool forwardSum(Stmt& s) {
+    if (tangents_ || !s.atomic || !d_.kernel || s.lhs->kind != ExprKind::Index) return false;
+    const Expr& array = *s.lhs->operands[0];
+    const Param* p = array.kind == ExprKind::Var ? d_.param(array.text) : nullptr;
+    if (!p || p->role != Role::Primal || !p->type.pointer ||
+        analysis::readVariablesBesidesUpdates(d_.body).count(p->name))
+      return false;
+    const ExprPtr& at = s.lhs->operands[1];
+    if (threads_.spread(at) != Spread::Uniform || !readsOnlyInvariants(at)) return false;
+    std::string read = array.text + "[" + print(*at) + "]";
+    s.lhs = var(threadSum(s.lhs), s.lhs->type.element());
+    s.atomic = false;
+    s.comment = withNote(s.comment, read + ": the same address in every thread: summed in a register, added below");
+    return true;
   }
 
   // t % C, with t the thread's global index and C the same in every thread: a bias's index,

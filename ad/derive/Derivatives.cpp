@@ -26,11 +26,14 @@ void markUnusedParams(Function& g) {
   for (Param& p : g.params) p.unused = !used.count(p.name);
 }
 
-std::string derivativeName(const Function& f, const std::set<std::string>& wrt, Mode mode, bool entry) {
+std::string derivativeName(const Function& f, const std::set<std::string>& wrt, Mode mode, bool entry, bool withValue) {
   if (entry) return f.name + (mode == Mode::Forward ? "_jvp" : f.returnsFloating() ? "_grad" : "_vjp");
   // A kernel's derivatives keep the kernel's conventions, whoever requests them (K_vjp, K_jvp),
   // with respect to its arrays unless named otherwise.
-  std::string name = f.name + (mode == Mode::Forward ? "_jvp" : f.kernel ? "_vjp" : "_pullback");
+  std::string name = f.name + (withValue ? "_value_and" : "") +
+                     (mode == Mode::Forward ? "_jvp"
+                      : f.kernel            ? "_vjp"
+                                            : "_pullback");
   std::set<std::string> all;
   for (const Param* p : differentiatedParams(f, {}))
     if (!f.kernel || p->type.pointer) all.insert(p->name);
@@ -40,20 +43,20 @@ std::string derivativeName(const Function& f, const std::set<std::string>& wrt, 
   return name;
 }
 
-std::string Requests::need(const Function& callee, const std::set<std::string>& wrt, Mode mode) {
-  auto key = std::make_pair(callee.name, wrt);
+std::string Requests::need(const Function& callee, const std::set<std::string>& wrt, Mode mode, bool withValue) {
+  auto key = std::make_tuple(callee.name, wrt, withValue);
   auto it = names_.find(key);
   if (it != names_.end()) return it->second;
-  std::string name = derivativeName(callee, wrt, mode, false);
+  std::string name = derivativeName(callee, wrt, mode, false, withValue);
   names_[key] = name;
-  pending_.push_back(Request{callee.name, wrt, false});
+  pending_.push_back(Request{callee.name, wrt, false, std::nullopt, withValue});
   return name;
 }
 
 void Requests::enqueueEntry(const Function& f, const Request& r, Mode mode) {
   // A forward-mode entry point is also what recursive calls use; a reverse-mode one is not (it
   // seeds the result with 1 instead of taking the result's adjoint).
-  if (mode == Mode::Forward) names_[std::make_pair(f.name, r.wrt)] = derivativeName(f, r.wrt, mode, true);
+  if (mode == Mode::Forward) names_[std::make_tuple(f.name, r.wrt, false)] = derivativeName(f, r.wrt, mode, true);
   pending_.push_back(r);
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "ad/ir/Function.h"
@@ -29,6 +30,9 @@ struct Request {
   std::set<std::string> wrt;         // differentiated parameters (output arrays always are)
   bool entry = false;                // the user's entry point (`f_grad`/`f_vjp`/`f_jvp`), else an internal helper
   std::optional<TrainStep> train{};  // the entry point is f_train_step
+  // A kernel's vjp that also writes what the kernel writes (K_value_and_vjp): a training step runs
+  // its loss kernel and the kernel's backward as one launch.
+  bool withValue = false;
 };
 
 // Generates the requested derivative functions and those of every callee they need. The entry
@@ -43,12 +47,12 @@ std::vector<const ir::Param*> differentiatedParams(const ir::Function& f, const 
 class Requests {
  public:
   // The name of the derivative of `callee` with respect to `wrt`, queued if new.
-  std::string need(const ir::Function& callee, const std::set<std::string>& wrt, Mode mode);
+  std::string need(const ir::Function& callee, const std::set<std::string>& wrt, Mode mode, bool withValue = false);
   void enqueueEntry(const ir::Function& f, const Request& r, Mode mode);
   bool next(Request& out);
 
  private:
-  std::map<std::pair<std::string, std::set<std::string>>, std::string> names_;
+  std::map<std::tuple<std::string, std::set<std::string>, bool>, std::string> names_;
   std::deque<Request> pending_;
 };
 
@@ -56,6 +60,7 @@ class Requests {
 // -Wunused-parameter quiet.
 void markUnusedParams(ir::Function& g);
 
-std::string derivativeName(const ir::Function& f, const std::set<std::string>& wrt, Mode mode, bool entry);
+std::string derivativeName(const ir::Function& f, const std::set<std::string>& wrt, Mode mode, bool entry,
+                           bool withValue = false);
 
 }  // namespace adjoint::derive

@@ -5,6 +5,7 @@
 
 #include "ad/analysis/Activity.h"
 #include "ad/analysis/Loops.h"
+#include "ad/derive/AdjointStarts.h"
 #include "ad/derive/HostSteps.h"
 #include "ad/derive/HostVersions.h"
 #include "ad/derive/Optimizers.h"
@@ -90,6 +91,7 @@ class HostBuilder {
     for (const Param& p : g.params) names_.insert(p.name);
     findActive();
     plan_ = planVersions(steps_, loops_, f_, mode_ == Mode::Reverse, train(), names_);
+    if (train()) starts_ = planAdjointStarts(steps_, pullbackBuffers(), r_.train->loss);
     g.body = locals_;
     StmtList scratch = allocateScratch();
     g.body.insert(g.body.end(), scratch.begin(), scratch.end());
@@ -111,6 +113,7 @@ class HostBuilder {
   std::vector<Step> steps_;
   std::vector<HostLoop> loops_;
   VersionPlan plan_;
+  AdjointStarts starts_;  // a training step's adjoints that GEMM pullbacks write first
   std::string status_, scratch_;
   std::map<std::string, std::string> counts_;  // buffer -> the local holding its extent
   ExprPtr stream_;
@@ -288,6 +291,9 @@ class HostBuilder {
       if (writes(p))
         throw Diagnostic(f_.loc, "'" + f_.name + "' writes the trained parameter '" + p + "'",
                          "a training step updates its parameters itself; the forward only reads them");
+      if (param->type.scalar != f_.param(t.params.front())->type.scalar)
+        throw Diagnostic(f_.loc, "the trained parameters '" + t.params.front() + "' and '" + p + "' differ in type",
+                         "the optimizer's learning rate and state have one type: train buffers of one type");
     }
     const Param* loss = f_.param(t.loss);
     if (!loss || !loss->type.pointer || !loss->type.isFloating() || !writes(t.loss))
@@ -435,7 +441,7 @@ class HostBuilder {
   StmtList seedAdjoints() const {
     StmtList out;
     for (const std::string& b : withAdjoint_)
-      if (b != r_.train->loss) out.push_back(fill(b + "_bar", b, 0));
+      if (b != r_.train->loss && !starts_.starts(b)) out.push_back(fill(b + "_bar", b, 0));
     if (!out.empty()) out.front()->comment = "the adjoints start at zero; the loss's at one (d loss / d loss)";
     out.push_back(fill(r_.train->loss + "_bar", r_.train->loss, 1));
     for (const Step& s : steps_) {
@@ -511,6 +517,14 @@ class HostBuilder {
     return out;
   }
 
+  // Per step, the buffers whose derivatives its pullback takes; none for a step without one.
+  std::vector<std::vector<const BufferArg*>> pullbackBuffers() const {
+    std::vector<std::vector<const BufferArg*>> out;
+    for (const Step& s : steps_)
+      out.push_back(differentiated(s) ? derivativeBuffers(s) : std::vector<const BufferArg*>{});
+    return out;
+  }
+
   std::vector<ExprPtr> derivativeArguments(const Step& s) const {
     std::vector<ExprPtr> out;
     for (const BufferArg* b : derivativeBuffers(s)) {
@@ -524,8 +538,24 @@ class HostBuilder {
     return out;
   }
 
-  // The name of the derivative of the step's kernel.
-  std::string kernelDerivative(const Step& s) const { return s.kernel ? q_.need(*s.kernel, kernelWrt(s), mode_) : ""; }
+  // The name of the derivative of the step's kernel (with the kernel's own stores: K_value_and_vjp).
+  std::string kernelDerivative(const Step& s, bool withValue = false) const {
+    return s.kernel ? q_.need(*s.kernel, kernelWrt(s), mode_, withValue) : "";
+  }
+
+  // The step of a training step whose kernel runs with its pullback as one launch: the loss
+  // kernel, the last step, outside loops, reading nothing it writes. Its pullback is the first,
+  // right after it, and reads its inputs as the launch finds them: one pass computes the loss and
+  // the adjoints of its inputs (softmax probabilities, say, never go to memory).
+  std::optional<size_t> lossWithPullback() const {
+    if (!train() || steps_.empty()) return std::nullopt;
+    const Step& s = steps_.back();
+    if (s.kind != StepKind::Launch || s.loop >= 0 || !differentiated(s) || !s.writes(r_.train->loss))
+      return std::nullopt;
+    for (const BufferArg& b : s.buffers)
+      if (b.writes && b.reads) return std::nullopt;
+    return steps_.size() - 1;
+  }
 
   StmtPtr located(StmtPtr stmt, const Stmt& source) const {
     stmt->loc = source.loc;
@@ -576,12 +606,23 @@ class HostBuilder {
   }
 
   StmtList reverseSweeps() {
+    std::optional<size_t> fused = lossWithPullback();
     StmtList forward = inOrder([&](size_t k) {
       const Step& s = steps_[k];
       StmtList out = savesOf(k, true);
       std::map<std::string, std::string> versions = during(s);
       for (const std::string& b : plan_.inPlace) versions[b] = b;
-      out.push_back(located(forwardStatement(s, arguments(s, versions), status()), s));
+      std::vector<ExprPtr> args = arguments(s, versions);
+      if (k != fused) {
+        out.push_back(located(forwardStatement(s, args, status()), s));
+        return out;
+      }
+      StmtPtr both =
+          derivativeStatement(s, f_, true, args, derivativeArguments(s), kernelDerivative(s, true), status());
+      both->comment = "line " + std::to_string(s.stmt->loc.line) + ": " + m_.sourceLine(s.stmt->loc.line) +
+                      "\nthe loss and its pullback in one kernel: it writes " + r_.train->loss +
+                      " and the adjoints of its inputs";
+      out.push_back(located(both, s));
       return out;
     });
     if (train()) {
@@ -615,15 +656,46 @@ class HostBuilder {
     return forward;
   }
 
-  // Step k's restores, then its pullback where it has one.
+  // Step k's restores, then its pullback where it has one (and did not run with the step).
   StmtList pullbackOf(size_t k) const {
     const Step& s = steps_[k];
     StmtList out = savesOf(k, false);
-    if (differentiated(s))
-      out.push_back(located(derivativeStatement(s, f_, true, arguments(s, s.before), derivativeArguments(s),
-                                                kernelDerivative(s), status()),
-                            s));
+    if (differentiated(s) && k != lossWithPullback())
+      out.push_back(
+          located(withAdjointStarts(k, derivativeStatement(s, f_, true, arguments(s, s.before), derivativeArguments(s),
+                                                           kernelDerivative(s), status())),
+                  s));
     return out;
+  }
+
+  // A GEMM pullback that writes adjoints first, or whose C_bar nothing reads after, says so to
+  // gemm_vjp (adjoint::GemmAdjoints) and in a comment.
+  StmtPtr withAdjointStarts(size_t k, StmtPtr pullback) const {
+    auto first = starts_.startsAt.find(k);
+    bool unread = starts_.cBarUnread.count(k) > 0;
+    if (first == starts_.startsAt.end() && !unread) return pullback;
+    const Step& s = steps_[k];
+    std::vector<ExprPtr> fresh;
+    std::string written;
+    for (size_t operand : {0, 1}) {
+      const std::string& b = s.buffers[operand].buffer;
+      bool starts = first != starts_.startsAt.end() && first->second.count(b);
+      fresh.push_back(starts ? count(b) : number(0, kCount));
+      if (starts) written += (written.empty() ? "" : " and ") + b + "_bar";
+    }
+    Type mode = Type::opaque("adjoint::CBar");
+    fresh.push_back(var(unread ? "adjoint::CBar::Unread" : "adjoint::CBar::Read", mode));
+    std::vector<ExprPtr> args = pullback->expr->operands;
+    args.push_back(call("adjoint::GemmAdjoints", fresh, Type::opaque("adjoint::GemmAdjoints")));
+    pullback->expr = call(pullback->expr->text, args, pullback->expr->type);
+    std::string line = "line " + std::to_string(s.stmt->loc.line) + ": " + m_.sourceLine(s.stmt->loc.line);
+    std::string note = written.empty() ? ""
+                                       : written + (written.find(" and ") == std::string::npos ? " starts" : " start") +
+                                             " here: written, not added to (never zeroed)";
+    if (unread)
+      note += (note.empty() ? "" : "; ") + std::string("nothing reads ") + s.buffers[2].buffer + "_bar after this";
+    pullback->comment = line + "\n" + note;
+    return pullback;
   }
 
   // A training step leaves the buffers f writes as f would: their last versions copied back.

@@ -43,6 +43,14 @@ class ReverseBuilder {
       bool read = (readInForward.count(b) || plan_.reverseReads.count(b)) && analysis::readsWhatItStores(f_.body, b);
       (read ? readBuffers : skippedBuffers_).insert(b);
     }
+    // K_value_and_vjp keeps every store: the kernel's outputs are what its caller wants. None of them
+    // is read after its store (the caller asks for it only then), so none needs restoring either.
+    if (r_.withValue) {
+      if (!readBuffers.empty())
+        throw InternalError("'" + f_.name + "' reads '" + *readBuffers.begin() +
+                            "' after storing into it: its value and vjp cannot be one kernel");
+      skippedBuffers_.clear();
+    }
     if (!readBuffers.empty() || !skippedBuffers_.empty())
       plan_ = planTape(f_.body, m_, reads, readBuffers, skippedBuffers_);
     StmtList reverse = reverseList(f_.body);
@@ -314,7 +322,11 @@ class ReverseBuilder {
 
   Function assemble(StmtList forward, StmtList reverse) {
     Function g;
-    g.name = derivativeName(f_, r_.wrt, Mode::Reverse, r_.entry);
+    g.name = derivativeName(f_, r_.wrt, Mode::Reverse, r_.entry, r_.withValue);
+    if (r_.withValue)
+      g.doc = f_.name + " and its reverse mode in one kernel:\nwrites what " + f_.name +
+              " writes, and adds the gradient of the arrays it writes,\nseeded through their _bar arrays, into the "
+              "_bar arguments.";
     g.returnType = Type::of(Scalar::Void);
     g.params = f_.params;
     g.internal = !r_.entry;

@@ -71,28 +71,65 @@ cudaError_t scale(cublasHandle_t h, int m, int n, const T* beta, T* C_bar, int l
         cublasSgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, beta, C_bar, ldc, &zero, C_bar, ldc, C_bar, ldc));
 }
 
+// Whether C_bar is read after a GEMM's pullback (by the pullbacks of steps before the GEMM).
+enum class CBar { Read, Unread };
+
+// How gemm_vjp treats adjoints a training step keeps in scratch. A nonzero A_bar_fresh says A_bar
+// (of that many elements) holds no adjoint yet and was not zeroed: the pullback writes it (beta 0)
+// when op(A)'s matrix covers all of it, else zeroes it first and adds. Likewise B_bar_fresh.
+// C_bar = CBar::Unread: nothing reads C_bar after the pullback, which leaves it as it is.
+struct GemmAdjoints {
+  long long A_bar_fresh = 0, B_bar_fresh = 0;
+  CBar C_bar = CBar::Read;
+  GemmAdjoints() = default;
+  GemmAdjoints(long long a_fresh, long long b_fresh, CBar c) : A_bar_fresh(a_fresh), B_bar_fresh(b_fresh), C_bar(c) {}
+};
+
+namespace detail {
+
+// The beta of a pullback GEMM into an adjoint (rows x cols, leading dimension ld): 1 to add into
+// it; 0 to write a fresh one that the matrix covers; a fresh one it does not cover is zeroed first.
+template <class T>
+cudaError_t adjoint_beta(cublasHandle_t h, T* bar, int rows, int cols, int ld, long long fresh, T* beta) {
+  *beta = T(1);
+  if (!bar || fresh == 0) return cudaSuccess;
+  if (ld == rows && static_cast<long long>(rows) * cols >= fresh) {
+    *beta = T(0);
+    return cudaSuccess;
+  }
+  return cudaMemsetAsync(bar, 0, size_t(fresh) * sizeof(T), stream_of(h));
+}
+
+}  // namespace detail
+
 // The pullback of C = alpha op(A) op(B) + beta C, with C_bar the adjoint of C after it:
 //   op(A)_bar += alpha C_bar op(B)^T      A_bar (m x k) += alpha C_bar op(B)^T       (ta = N)
 //                                          A_bar (k x m) += alpha op(B) C_bar^T       (ta = T)
 //   op(B)_bar += alpha op(A)^T C_bar      B_bar (k x n) += alpha op(A)^T C_bar       (tb = N)
 //                                          B_bar (n x k) += alpha C_bar^T op(A)       (tb = T)
 //   C_bar      = beta C_bar               (the adjoint of C before the GEMM)
-// A null A_bar or B_bar is not computed.
+// A null A_bar or B_bar is not computed; `adjoints` as GemmAdjoints says.
 template <class T>
 cudaError_t gemm_vjp(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, const T* alpha,
                      const T* A, int lda, const T* B, int ldb, const T* beta, int ldc,
-                     typename NotDeduced<T>::type* A_bar, typename NotDeduced<T>::type* B_bar, T* C_bar) {
-  const T one = 1;
-  cudaError_t e = cudaSuccess;
-  if (A_bar && ta == CUBLAS_OP_N)
-    e = gemm(h, CUBLAS_OP_N, transposed(tb), m, k, n, alpha, C_bar, ldc, B, ldb, &one, A_bar, lda);
-  else if (A_bar)
-    e = gemm(h, tb, CUBLAS_OP_T, k, m, n, alpha, B, ldb, C_bar, ldc, &one, A_bar, lda);
+                     typename NotDeduced<T>::type* A_bar, typename NotDeduced<T>::type* B_bar, T* C_bar,
+                     GemmAdjoints adjoints = {}) {
+  T beta_A, beta_B;
+  cudaError_t e = ta == CUBLAS_OP_N ? detail::adjoint_beta(h, A_bar, m, k, lda, adjoints.A_bar_fresh, &beta_A)
+                                    : detail::adjoint_beta(h, A_bar, k, m, lda, adjoints.A_bar_fresh, &beta_A);
+  if (e == cudaSuccess && A_bar && ta == CUBLAS_OP_N)
+    e = gemm(h, CUBLAS_OP_N, transposed(tb), m, k, n, alpha, C_bar, ldc, B, ldb, &beta_A, A_bar, lda);
+  else if (e == cudaSuccess && A_bar)
+    e = gemm(h, tb, CUBLAS_OP_T, k, m, n, alpha, B, ldb, C_bar, ldc, &beta_A, A_bar, lda);
+  if (e == cudaSuccess)
+    e = tb == CUBLAS_OP_N ? detail::adjoint_beta(h, B_bar, k, n, ldb, adjoints.B_bar_fresh, &beta_B)
+                          : detail::adjoint_beta(h, B_bar, n, k, ldb, adjoints.B_bar_fresh, &beta_B);
   if (e == cudaSuccess && B_bar && tb == CUBLAS_OP_N)
-    e = gemm(h, transposed(ta), CUBLAS_OP_N, k, n, m, alpha, A, lda, C_bar, ldc, &one, B_bar, ldb);
+    e = gemm(h, transposed(ta), CUBLAS_OP_N, k, n, m, alpha, A, lda, C_bar, ldc, &beta_B, B_bar, ldb);
   else if (e == cudaSuccess && B_bar)
-    e = gemm(h, CUBLAS_OP_T, ta, n, k, m, alpha, C_bar, ldc, A, lda, &one, B_bar, ldb);
-  return e == cudaSuccess ? scale(h, m, n, beta, C_bar, ldc) : e;
+    e = gemm(h, CUBLAS_OP_T, ta, n, k, m, alpha, C_bar, ldc, A, lda, &beta_B, B_bar, ldb);
+  if (e != cudaSuccess || adjoints.C_bar == CBar::Unread) return e;
+  return scale(h, m, n, beta, C_bar, ldc);
 }
 
 // The tangent of C = alpha op(A) op(B) + beta C:

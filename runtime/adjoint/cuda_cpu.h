@@ -88,9 +88,13 @@ inline cudaError_t cudaGetDevice(int* device) {
   *device = 0;
   return cudaSuccess;
 }
+// Device memory starts as garbage: here all bits set (NaN as floating point), so that code reading
+// memory it never wrote fails its checks instead of finding zeros a fresh allocation happens to hold.
 inline cudaError_t cudaMalloc(void** p, size_t bytes) {
   *p = std::malloc(bytes ? bytes : 1);
-  return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+  if (!*p) return cudaErrorMemoryAllocation;
+  std::memset(*p, 0xFF, bytes);
+  return cudaSuccess;
 }
 template <class T>
 cudaError_t cudaMalloc(T** p, size_t bytes) {

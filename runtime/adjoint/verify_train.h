@@ -83,12 +83,13 @@ void adamw_reference(std::vector<T>& p, const std::vector<T>& g, std::vector<T> 
 }
 
 // Whether `got` is `want` within `tolerance` relative to want's largest magnitude (at least 1);
-// prints the largest difference.
+// prints the largest difference. A NaN on either side is a difference of NaN: never the same.
 template <class T>
 bool same_values(const char* name, const std::vector<T>& got, const std::vector<T>& want, double tolerance) {
   double worst = 0, scale = 1e-30;
   for (size_t i = 0; i < want.size(); ++i) {
-    worst = std::max(worst, std::fabs(double(got[i]) - double(want[i])));
+    double difference = std::fabs(double(got[i]) - double(want[i]));
+    if (!(difference <= worst)) worst = difference;  // keeps a NaN, which std::max would drop
     scale = std::max(scale, std::fabs(double(want[i])));
   }
   bool ok = worst <= tolerance * std::max(1.0, scale);

@@ -10,16 +10,14 @@
 
 static __global__ void bias_relu(float *h, const float *bias, int rows, int features);
 static __global__ void add_bias(float *z, const float *bias, int rows, int features);
-static __global__ void softmax_cross_entropy(const float *logits, const int *labels, float *loss,
-                                             int rows, int classes);
-static __global__ void softmax_cross_entropy_vjp(const float *logits, const int *labels,
-                                                 float *loss, int rows, int classes,
-                                                 float *logits_bar, float *loss_bar);
-static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_t shmem,
-                                                    cudaStream_t stream, const float *logits,
-                                                    const int *labels, float *loss, int rows,
-                                                    int classes, float *logits_bar,
-                                                    float *loss_bar);
+static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, const int *labels,
+                                                           float *loss, int rows, int classes,
+                                                           float *logits_bar, float *loss_bar,
+                                                           adjoint::BlockSums block_sums,
+                                                           unsigned int virtual_blocks);
+static cudaError_t softmax_cross_entropy_value_and_vjp_launch(
+    dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, const float *logits,
+    const int *labels, float *loss, int rows, int classes, float *logits_bar, float *loss_bar);
 static __global__ void add_bias_vjp(float *z, const float *bias, int rows, int features,
                                     float *z_bar, float *bias_bar);
 static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
@@ -45,21 +43,6 @@ static __global__ void add_bias(float *z, const float *bias, int rows, int featu
   if (i < rows * features) {
     z[i] += bias[i % features];
   }
-}
-
-// forward: softmax_cross_entropy (line 27)
-static __global__ void softmax_cross_entropy(const float *logits, const int *labels, float *loss,
-                                             int rows, int classes) {
-  int row = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (row >= rows) {
-    return;
-  }
-  long z_offset = row * classes;
-  float sum = 0.0f;
-  for (int c = 0; c < classes; ++c) {
-    sum += std::exp(logits[z_offset + c]);
-  }
-  atomicAdd(&loss[0], (std::log(sum) - logits[z_offset + labels[row]]) / static_cast<float>(rows));
 }
 
 // Training step of mlp: runs mlp (the buffers it writes hold what it leaves in them, the loss
@@ -125,11 +108,6 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
     return scratch.status();
   }
   // the adjoints start at zero; the loss's at one (d loss / d loss)
-  status = adjoint::fill(H1_bar, H1_count, 0.0f, 0);
-  status = adjoint::fill(H2_bar, H2_count, 0.0f, 0);
-  status = adjoint::fill(W1_bar, W1_count, 0.0f, 0);
-  status = adjoint::fill(W2_bar, W2_count, 0.0f, 0);
-  status = adjoint::fill(W3_bar, W3_count, 0.0f, 0);
   status = adjoint::fill(Z_bar, Z_count, 0.0f, 0);
   status = adjoint::fill(b1_bar, b1_count, 0.0f, 0);
   status = adjoint::fill(b2_bar, b2_count, 0.0f, 0);
@@ -158,30 +136,34 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
   // line 46: add_bias<<<(B * C + threads - 1) / threads, threads>>>(Z, b3, B, C);
   status = adjoint::launch(add_bias, (B * C + threads - 1) / threads, threads, 0, 0, Z, b3, B, C);
   // line 47: softmax_cross_entropy<<<(B + threads - 1) / threads, threads>>>(Z, labels, loss, B, C);
-  status = adjoint::launch(softmax_cross_entropy, (B + threads - 1) / threads, threads, 0, 0, Z,
-                           labels, loss, B, C);
+  // the loss and its pullback in one kernel: it writes loss and the adjoints of its inputs
+  status = softmax_cross_entropy_value_and_vjp_launch((B + threads - 1) / threads, threads, 0, 0, Z,
+                                                      labels, loss, B, C, Z_bar, loss_bar);
   // reverse sweep
-  // line 47: softmax_cross_entropy<<<(B + threads - 1) / threads, threads>>>(Z, labels, loss, B, C);
-  status = softmax_cross_entropy_vjp_launch((B + threads - 1) / threads, threads, 0, 0, Z, labels,
-                                            loss, B, C, Z_bar, loss_bar);
   // line 46: add_bias<<<(B * C + threads - 1) / threads, threads>>>(Z, b3, B, C);
   status = add_bias_vjp_launch((B * C + threads - 1) / threads, threads, 0, 0, Z, b3, B, C, Z_bar,
                                b3_bar);
   // line 45: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, Z, C);
+  // W3_bar and H2_bar start here: written, not added to (never zeroed); nothing reads Z_bar after this
   status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero,
-                             C, W3_bar, H2_bar, Z_bar);
+                             C, W3_bar, H2_bar, Z_bar,
+                             adjoint::GemmAdjoints(W3_count, H2_count, adjoint::CBar::Unread));
   // line 44: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H2, b2, B, H);
   status = bias_relu_vjp_launch((B * H + threads - 1) / threads, threads, 0, 0, H2_1, b2, B, H,
                                 H2_bar, b2_bar);
   // line 43: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
+  // W2_bar and H1_bar start here: written, not added to (never zeroed); nothing reads H2_bar after this
   status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero,
-                             H, W2_bar, H1_bar, H2_bar);
+                             H, W2_bar, H1_bar, H2_bar,
+                             adjoint::GemmAdjoints(W2_count, H1_count, adjoint::CBar::Unread));
   // line 42: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H1, b1, B, H);
   status = bias_relu_vjp_launch((B * H + threads - 1) / threads, threads, 0, 0, H1_1, b1, B, H,
                                 H1_bar, b1_bar);
   // line 41: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
+  // W1_bar starts here: written, not added to (never zeroed); nothing reads H1_bar after this
   status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H,
-                             W1_bar, nullptr, H1_bar);
+                             W1_bar, nullptr, H1_bar,
+                             adjoint::GemmAdjoints(W1_count, 0, adjoint::CBar::Unread));
   // the update (sgd) of the trained parameters
   status = adjoint::sgd(W1, W1_bar, W1_count, lr, 0);
   status = adjoint::sgd(b1, b1_bar, b1_count, lr, 0);
@@ -192,45 +174,72 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
   return status;
 }
 
-static __global__ void softmax_cross_entropy_vjp(const float *logits, const int *labels,
-                                                 [[maybe_unused]] float *loss, int rows,
-                                                 int classes, float *logits_bar, float *loss_bar) {
-  // recorded by the forward sweep for the reverse sweep
-  long z_offset = 0;
-  float sum = 0.0f;
-  // forward sweep
-  int row = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (row < rows) {
-    z_offset = row * classes;
-    sum = 0.0f;
-    for (int c = 0; c < classes; ++c) {
-      sum += std::exp(logits[z_offset + c]);
+// softmax_cross_entropy and its reverse mode in one kernel:
+// writes what softmax_cross_entropy writes, and adds the gradient of the arrays it writes,
+// seeded through their _bar arrays, into the _bar arguments.
+static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, const int *labels,
+                                                           float *loss, int rows, int classes,
+                                                           float *logits_bar, float *loss_bar,
+                                                           adjoint::BlockSums block_sums,
+                                                           unsigned int virtual_blocks) {
+  // values and adjoints every thread adds to the same address: summed in registers first
+  float loss_sum = 0.0f;
+  // the blocks of the forward's launch (virtual_blocks of them), each block running several
+  // in turn: fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add
+  for (unsigned int virtual_block = blockIdx.x; virtual_block < virtual_blocks;
+       virtual_block += gridDim.x) {
+    // recorded by the forward sweep for the reverse sweep
+    long z_offset = 0;
+    float sum = 0.0f;
+    // forward sweep
+    int row = static_cast<int>(virtual_block * blockDim.x + threadIdx.x);
+    if (row < rows) {
+      z_offset = row * classes;
+      sum = 0.0f;
+      for (int c = 0; c < classes; ++c) {
+        sum += std::exp(logits[z_offset + c]);
+      }
+      // loss[0]: the same address in every thread: summed in a register, added below
+      loss_sum += (std::log(sum) - logits[z_offset + labels[row]]) / static_cast<float>(rows);
+    }
+    // reverse sweep
+    float sum_bar = 0.0f;
+    // line 29: if (row >= rows) return;
+    if (row < rows) {
+      // line 33: atomicAdd(loss, (logf(sum) - z[labels[row]]) / rows);
+      sum_bar += loss_bar[0] / static_cast<float>(rows) / sum;
+      // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
+      atomicAdd(&logits_bar[z_offset + labels[row]], -(loss_bar[0] / static_cast<float>(rows)));
+      // line 32: for (int c = 0; c < classes; ++c) sum += expf(z[c]);
+      for (int c = classes - 1; c >= 0; --c) {
+        // logits[z_offset + c]: threads may share the index: atomicAdd
+        atomicAdd(&logits_bar[z_offset + c], sum_bar * std::exp(logits[z_offset + c]));
+      }
     }
   }
-  // reverse sweep
-  float sum_bar = 0.0f;
-  // line 29: if (row >= rows) return;
-  if (row < rows) {
-    // line 33: atomicAdd(loss, (logf(sum) - z[labels[row]]) / rows);
-    sum_bar += loss_bar[0] / static_cast<float>(rows) / sum;
-    // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
-    atomicAdd(&logits_bar[z_offset + labels[row]], -(loss_bar[0] / static_cast<float>(rows)));
-    // line 32: for (int c = 0; c < classes; ++c) sum += expf(z[c]);
-    for (int c = classes - 1; c >= 0; --c) {
-      // logits[z_offset + c]: threads may share the index: atomicAdd
-      atomicAdd(&logits_bar[z_offset + c], sum_bar * std::exp(logits[z_offset + c]));
-    }
+  // summed over the threads: one sum per block; the last block to finish adds them in a fixed order
+  // (or, launched without block_sums, each block adds its sum with an atomicAdd)
+  adjoint::sum_over_threads_into(&loss[0], loss_sum, block_sums, 0u);
+  if (adjoint::last_block_to_finish(block_sums)) {
+    adjoint::add_block_sums(&loss[0], block_sums, 0u);
   }
 }
 
-// Launches softmax_cross_entropy_vjp with the forward's launch configuration.
-static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_t shmem,
-                                                    cudaStream_t stream, const float *logits,
-                                                    const int *labels, float *loss, int rows,
-                                                    int classes, float *logits_bar,
-                                                    float *loss_bar) {
-  return adjoint::launch(softmax_cross_entropy_vjp, grid, block, shmem, stream, logits, labels,
-                         loss, rows, classes, logits_bar, loss_bar);
+// Launches softmax_cross_entropy_value_and_vjp with the forward's launch configuration.
+static cudaError_t softmax_cross_entropy_value_and_vjp_launch(
+    dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, const float *logits,
+    const int *labels, float *loss, int rows, int classes, float *logits_bar, float *loss_bar) {
+  // A few blocks per multiprocessor, each running forward blocks in turn.
+  dim3 resident = adjoint::resident_grid(softmax_cross_entropy_value_and_vjp, grid, block, shmem);
+  // One sum per block and address, added into the address in a fixed order by the last block
+  // to finish: the same inputs give bitwise the same gradient.
+  adjoint::BlockSums sums;
+  cudaError_t status = adjoint::block_sums(1, resident, stream, &sums);
+  if (status == cudaSuccess)
+    status =
+        adjoint::launch(softmax_cross_entropy_value_and_vjp, resident, block, shmem, stream, logits,
+                        labels, loss, rows, classes, logits_bar, loss_bar, sums, grid.x);
+  return status;
 }
 
 static __global__ void add_bias_vjp([[maybe_unused]] float *z, [[maybe_unused]] const float *bias,

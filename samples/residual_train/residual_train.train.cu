@@ -11,16 +11,14 @@
 static __global__ void residual_tanh(const float *h, const float *t, const float *bias, float *out,
                                      int width, int batch);
 static __global__ void add_bias(float *z, const float *bias, int rows, int features);
-static __global__ void softmax_cross_entropy(const float *logits, const int *labels, float *loss,
-                                             int rows, int classes);
-static __global__ void softmax_cross_entropy_vjp(const float *logits, const int *labels,
-                                                 float *loss, int rows, int classes,
-                                                 float *logits_bar, float *loss_bar);
-static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_t shmem,
-                                                    cudaStream_t stream, const float *logits,
-                                                    const int *labels, float *loss, int rows,
-                                                    int classes, float *logits_bar,
-                                                    float *loss_bar);
+static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, const int *labels,
+                                                           float *loss, int rows, int classes,
+                                                           float *logits_bar, float *loss_bar,
+                                                           adjoint::BlockSums block_sums,
+                                                           unsigned int virtual_blocks);
+static cudaError_t softmax_cross_entropy_value_and_vjp_launch(
+    dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, const float *logits,
+    const int *labels, float *loss, int rows, int classes, float *logits_bar, float *loss_bar);
 static __global__ void add_bias_vjp(float *z, const float *bias, int rows, int features,
                                     float *z_bar, float *bias_bar);
 static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
@@ -50,21 +48,6 @@ static __global__ void add_bias(float *z, const float *bias, int rows, int featu
   if (i < rows * features) {
     z[i] += bias[i % features];
   }
-}
-
-// forward: softmax_cross_entropy (line 26)
-static __global__ void softmax_cross_entropy(const float *logits, const int *labels, float *loss,
-                                             int rows, int classes) {
-  int row = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (row >= rows) {
-    return;
-  }
-  long z_offset = row * classes;
-  float sum = 0.0f;
-  for (int c = 0; c < classes; ++c) {
-    sum += std::exp(logits[z_offset + c]);
-  }
-  atomicAdd(&loss[0], (std::log(sum) - logits[z_offset + labels[row]]) / static_cast<float>(rows));
 }
 
 // Training step of residual: runs residual (the buffers it writes hold what it leaves in them, the
@@ -172,7 +155,6 @@ cudaError_t residual_train_step(cublasHandle_t handle, const float *X, const int
   // the adjoints start at zero; the loss's at one (d loss / d loss)
   status = adjoint::fill(Hs_bar, Hs_count, 0.0f, 0);
   status = adjoint::fill(T_bar, T_count, 0.0f, 0);
-  status = adjoint::fill(Wout_bar, Wout_count, 0.0f, 0);
   status = adjoint::fill(Ws_bar, Ws_count, 0.0f, 0);
   status = adjoint::fill(Z_bar, Z_count, 0.0f, 0);
   status = adjoint::fill(bout_bar, bout_count, 0.0f, 0);
@@ -213,24 +195,25 @@ cudaError_t residual_train_step(cublasHandle_t handle, const float *X, const int
   // line 51: cudaMemsetAsync(loss, 0, sizeof(float), 0);
   status = cudaMemsetAsync(loss, 0, sizeof(float), 0);
   // line 52: softmax_cross_entropy<<<(batch + threads - 1) / threads, threads>>>(Z, labels, loss, batch, classes);
-  status = adjoint::launch(softmax_cross_entropy, (batch + threads - 1) / threads, threads, 0, 0, Z,
-                           labels, loss, batch, classes);
+  // the loss and its pullback in one kernel: it writes loss and the adjoints of its inputs
+  status =
+      softmax_cross_entropy_value_and_vjp_launch((batch + threads - 1) / threads, threads, 0, 0, Z,
+                                                 labels, loss, batch, classes, Z_bar, loss_bar);
   // the buffers residual writes hold what it leaves in them
   status = adjoint::copy(Hs, Hs_1, Hs_count, 0);
   status = adjoint::copy(T, T_1, T_count, 0);
   // reverse sweep
-  // line 52: softmax_cross_entropy<<<(batch + threads - 1) / threads, threads>>>(Z, labels, loss, batch, classes);
-  status = softmax_cross_entropy_vjp_launch((batch + threads - 1) / threads, threads, 0, 0, Z,
-                                            labels, loss, batch, classes, Z_bar, loss_bar);
   // line 51: cudaMemsetAsync(loss, 0, sizeof(float), 0);
   status = cudaMemsetAsync(loss_bar, 0, sizeof(float), 0);
   // line 50: add_bias<<<(batch * classes + threads - 1) / threads, threads>>>(Z, bout, batch, classes);
   status = add_bias_vjp_launch((batch * classes + threads - 1) / threads, threads, 0, 0, Z, bout,
                                batch, classes, Z_bar, bout_bar);
   // line 48: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, classes, batch, width, &one, Wout, width, Hs + layers * size, width,
+  // Wout_bar starts here: written, not added to (never zeroed); nothing reads Z_bar after this
   status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, classes, batch, width, &one, Wout,
                              width, Hs_1 + layers * size, width, &zero, classes, Wout_bar,
-                             Hs_bar + layers * size, Z_bar);
+                             Hs_bar + layers * size, Z_bar,
+                             adjoint::GemmAdjoints(Wout_count, 0, adjoint::CBar::Unread));
   // line 42: for (int l = 0; l < layers; ++l) {
   for (int l = layers - 1; l >= 0; --l) {
     // Hs as it was before line 45
@@ -264,45 +247,72 @@ cudaError_t residual_train_step(cublasHandle_t handle, const float *X, const int
   return status;
 }
 
-static __global__ void softmax_cross_entropy_vjp(const float *logits, const int *labels,
-                                                 [[maybe_unused]] float *loss, int rows,
-                                                 int classes, float *logits_bar, float *loss_bar) {
-  // recorded by the forward sweep for the reverse sweep
-  long z_offset = 0;
-  float sum = 0.0f;
-  // forward sweep
-  int row = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (row < rows) {
-    z_offset = row * classes;
-    sum = 0.0f;
-    for (int c = 0; c < classes; ++c) {
-      sum += std::exp(logits[z_offset + c]);
+// softmax_cross_entropy and its reverse mode in one kernel:
+// writes what softmax_cross_entropy writes, and adds the gradient of the arrays it writes,
+// seeded through their _bar arrays, into the _bar arguments.
+static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, const int *labels,
+                                                           float *loss, int rows, int classes,
+                                                           float *logits_bar, float *loss_bar,
+                                                           adjoint::BlockSums block_sums,
+                                                           unsigned int virtual_blocks) {
+  // values and adjoints every thread adds to the same address: summed in registers first
+  float loss_sum = 0.0f;
+  // the blocks of the forward's launch (virtual_blocks of them), each block running several
+  // in turn: fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add
+  for (unsigned int virtual_block = blockIdx.x; virtual_block < virtual_blocks;
+       virtual_block += gridDim.x) {
+    // recorded by the forward sweep for the reverse sweep
+    long z_offset = 0;
+    float sum = 0.0f;
+    // forward sweep
+    int row = static_cast<int>(virtual_block * blockDim.x + threadIdx.x);
+    if (row < rows) {
+      z_offset = row * classes;
+      sum = 0.0f;
+      for (int c = 0; c < classes; ++c) {
+        sum += std::exp(logits[z_offset + c]);
+      }
+      // loss[0]: the same address in every thread: summed in a register, added below
+      loss_sum += (std::log(sum) - logits[z_offset + labels[row]]) / static_cast<float>(rows);
+    }
+    // reverse sweep
+    float sum_bar = 0.0f;
+    // line 28: if (row >= rows) return;
+    if (row < rows) {
+      // line 32: atomicAdd(loss, (logf(sum) - z[labels[row]]) / rows);
+      sum_bar += loss_bar[0] / static_cast<float>(rows) / sum;
+      // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
+      atomicAdd(&logits_bar[z_offset + labels[row]], -(loss_bar[0] / static_cast<float>(rows)));
+      // line 31: for (int c = 0; c < classes; ++c) sum += expf(z[c]);
+      for (int c = classes - 1; c >= 0; --c) {
+        // logits[z_offset + c]: threads may share the index: atomicAdd
+        atomicAdd(&logits_bar[z_offset + c], sum_bar * std::exp(logits[z_offset + c]));
+      }
     }
   }
-  // reverse sweep
-  float sum_bar = 0.0f;
-  // line 28: if (row >= rows) return;
-  if (row < rows) {
-    // line 32: atomicAdd(loss, (logf(sum) - z[labels[row]]) / rows);
-    sum_bar += loss_bar[0] / static_cast<float>(rows) / sum;
-    // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
-    atomicAdd(&logits_bar[z_offset + labels[row]], -(loss_bar[0] / static_cast<float>(rows)));
-    // line 31: for (int c = 0; c < classes; ++c) sum += expf(z[c]);
-    for (int c = classes - 1; c >= 0; --c) {
-      // logits[z_offset + c]: threads may share the index: atomicAdd
-      atomicAdd(&logits_bar[z_offset + c], sum_bar * std::exp(logits[z_offset + c]));
-    }
+  // summed over the threads: one sum per block; the last block to finish adds them in a fixed order
+  // (or, launched without block_sums, each block adds its sum with an atomicAdd)
+  adjoint::sum_over_threads_into(&loss[0], loss_sum, block_sums, 0u);
+  if (adjoint::last_block_to_finish(block_sums)) {
+    adjoint::add_block_sums(&loss[0], block_sums, 0u);
   }
 }
 
-// Launches softmax_cross_entropy_vjp with the forward's launch configuration.
-static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_t shmem,
-                                                    cudaStream_t stream, const float *logits,
-                                                    const int *labels, float *loss, int rows,
-                                                    int classes, float *logits_bar,
-                                                    float *loss_bar) {
-  return adjoint::launch(softmax_cross_entropy_vjp, grid, block, shmem, stream, logits, labels,
-                         loss, rows, classes, logits_bar, loss_bar);
+// Launches softmax_cross_entropy_value_and_vjp with the forward's launch configuration.
+static cudaError_t softmax_cross_entropy_value_and_vjp_launch(
+    dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, const float *logits,
+    const int *labels, float *loss, int rows, int classes, float *logits_bar, float *loss_bar) {
+  // A few blocks per multiprocessor, each running forward blocks in turn.
+  dim3 resident = adjoint::resident_grid(softmax_cross_entropy_value_and_vjp, grid, block, shmem);
+  // One sum per block and address, added into the address in a fixed order by the last block
+  // to finish: the same inputs give bitwise the same gradient.
+  adjoint::BlockSums sums;
+  cudaError_t status = adjoint::block_sums(1, resident, stream, &sums);
+  if (status == cudaSuccess)
+    status =
+        adjoint::launch(softmax_cross_entropy_value_and_vjp, resident, block, shmem, stream, logits,
+                        labels, loss, rows, classes, logits_bar, loss_bar, sums, grid.x);
+  return status;
 }
 
 static __global__ void add_bias_vjp([[maybe_unused]] float *z, [[maybe_unused]] const float *bias,

@@ -34,7 +34,7 @@ __global__ void w1_loss_vjp(const float *x, const float *y, const float *a, cons
     // reverse sweep
     float h_bar = 0.0f;
     float r_bar = 0.0f;
-    // line 8: if (i < n) { float h = tanhf(a[0] * x[i] + b[0]); float r = h - y[i]; atomicAdd(loss, r * r / n); }
+    // line 9: if (i < n) { float h = tanhf(a[0] * x[i] + b[0]); float r = h - y[i]; atomicAdd(loss, r * r / n); }
     if (i < n) {
       r_bar += 2.0f * (loss_bar[0] / static_cast<float>(n) * r);
       h_bar += r_bar;

@@ -56,6 +56,17 @@ void mlp(cublasHandle_t handle, const float* X, const float* W1, const float* b1
 // TRAIN: mlp params=W1,b2 optimizer=momentum X=[40] W1=[30] b1=[6] W2=[18] b2=[3] Y=[24] H=[48] O=[24] loss=[1] B=8 D=5 Hd=6 C=3
 // TRAIN: mlp params=W1,b1,W2,b2 optimizer=adamw X=[40] W1=[30] b1=[6] W2=[18] b2=[3] Y=[24] H=[48] O=[24] loss=[1] B=8 D=5 Hd=6 C=3
 
+// A layer over padded matrices (leading dimensions above the rows), as slices of larger
+// allocations are: the pullback of its GEMM writes all of X's adjoint but not all of W's, which
+// it zeroes first.
+// TRAIN: padded params=W,X optimizer=sgd X=[24] W=[35] T=[24] Y=[24] loss=[1] m=5 n=4 k=6
+void padded(cublasHandle_t handle, const float* X, const float* W, const float* T, float* Y, float* loss, int m, int n,
+            int k) {
+  const float one = 1.0f, zero = 0.0f;
+  cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, m, n, k, &one, W, m + 1, X, n, &zero, Y, m + 1);
+  mean_squared<<<1, 64>>>(Y, T, loss, (m + 1) * n);
+}
+
 // A layer as a function of its own, called once per layer with that layer's weights at an offset
 // into one buffer, its output after the previous one's (inputs kept away from ReLU's kink).
 void linear(cublasHandle_t handle, const float* X, const float* W, const float* b, float* Y, int B, int in, int out) {
