@@ -429,30 +429,40 @@ class HostBuilder {
     Type t = f_.param(buffer)->type.element().pointerTo(false);
     return decl(name, t, call(scratch_ + ".take<" + t.scalarSpelling() + ">", {count(buffer)}, t));
   }
-  StmtPtr fill(const std::string& name, const std::string& buffer, double value) const {
+  // adjoint::Fill(name, the count of buffer, value): one buffer of a fill_all.
+  ExprPtr fill(const std::string& name, const std::string& buffer, double value) const {
     Type t = f_.param(buffer)->type;
-    return assign(
-        status(), Op::Assign,
-        call("adjoint::fill",
-             {var(name, t.element().pointerTo(false)), count(buffer), number(value, t.element()), stream_}, kError));
+    return call("adjoint::Fill", {var(name, t.element().pointerTo(false)), count(buffer), number(value, t.element())},
+                Type::opaque("adjoint::Fill"));
   }
 
-  // The adjoints start at zero, the loss's at one; a loss that f adds into starts at zero.
+  // The adjoints start at zero (but those a GEMM's pullback writes first), the loss's at one; a
+  // loss that f adds into starts at zero. One launch per element type fills them all.
   StmtList seedAdjoints() const {
-    StmtList out;
+    const std::string& loss = r_.train->loss;
+    std::map<Scalar, std::vector<ExprPtr>> fills;  // per element type: the stream, then its buffers
+    auto add = [&](const std::string& name, const std::string& buffer, double value) {
+      std::vector<ExprPtr>& args = fills[f_.param(buffer)->type.scalar];
+      if (args.empty()) args.push_back(stream_);
+      args.push_back(fill(name, buffer, value));
+    };
     for (const std::string& b : withAdjoint_)
-      if (b != r_.train->loss && !starts_.starts(b)) out.push_back(fill(b + "_bar", b, 0));
-    if (!out.empty()) out.front()->comment = "the adjoints start at zero; the loss's at one (d loss / d loss)";
-    out.push_back(fill(r_.train->loss + "_bar", r_.train->loss, 1));
+      if (b != loss && !starts_.starts(b)) add(b + "_bar", b, 0);
+    add(loss + "_bar", loss, 1);
+    std::string comment = "the adjoints start at zero; the loss's at one (d loss / d loss)";
     for (const Step& s : steps_) {
-      auto loss = std::find_if(s.buffers.begin(), s.buffers.end(),
-                               [&](const BufferArg& b) { return b.buffer == r_.train->loss; });
-      if (loss == s.buffers.end()) continue;
-      if (loss->reads || loss->updates)
-        out.push_back(withComment(fill(r_.train->loss, r_.train->loss, 0),
-                                  f_.name + " adds into " + r_.train->loss + ": it starts at zero"));
+      auto arg = std::find_if(s.buffers.begin(), s.buffers.end(), [&](const BufferArg& b) { return b.buffer == loss; });
+      if (arg == s.buffers.end()) continue;
+      if (arg->reads || arg->updates) {
+        add(loss, loss, 0);
+        comment += "; " + f_.name + " adds into " + loss + ": it starts at zero";
+      }
       break;
     }
+    StmtList out;
+    for (const auto& [type, args] : fills)
+      out.push_back(assign(status(), Op::Assign, call("adjoint::fill_all", args, kError)));
+    out.front()->comment = comment;
     return out;
   }
 
@@ -714,14 +724,11 @@ class HostBuilder {
   }
 
   StmtList updateParameters() const {
-    StmtList out;
-    for (const std::string& p : r_.train->params) {
-      const Type& t = f_.param(p)->type;
-      out.push_back(
-          updateStatement(*r_.train, p, t, var(p + "_bar", t.element().pointerTo(false)), count(p), stream_, status()));
-    }
-    out.front()->comment = "the update (" + r_.train->optimizer + ") of the trained parameters";
-    return out;
+    Type element = f_.param(r_.train->params.front())->type.element();
+    StmtPtr update =
+        updateStatement(*r_.train, element, [&](const std::string& p) { return count(p); }, stream_, status());
+    update->comment = "the update (" + r_.train->optimizer + ") of the trained parameters, all in one launch";
+    return {update};
   }
 
   // Each step's tangent, then (but for a kernel's jvp, which also computes what the kernel does)

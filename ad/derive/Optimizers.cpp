@@ -33,17 +33,20 @@ std::vector<Param> optimizerParams(const TrainStep& train, const Type& element) 
   return out;
 }
 
-StmtPtr updateStatement(const TrainStep& train, const std::string& param, const Type& type, const ExprPtr& gradient,
-                        const ExprPtr& count, const ExprPtr& stream, const ExprPtr& status) {
-  Type element = type.element();
-  std::vector<ExprPtr> args{var(param, type.pointerTo(false)), gradient};
-  for (const std::string& suffix : stateSuffixes(train.optimizer))
-    args.push_back(var(param + suffix, element.pointerTo(false)));
-  args.push_back(count);
+StmtPtr updateStatement(const TrainStep& train, const Type& element,
+                        const std::function<ExprPtr(const std::string&)>& count, const ExprPtr& stream,
+                        const ExprPtr& status) {
+  std::vector<ExprPtr> args{stream};
   for (const std::string& h : hyperparameters(train.optimizer)) args.push_back(var(h, element));
   if (train.optimizer == "adamw") args.push_back(var("step", Type::integer()));
-  args.push_back(stream);
-  return assign(status, Op::Assign, call("adjoint::" + train.optimizer, args, Type::opaque("cudaError_t")));
+  for (const std::string& p : train.params) {
+    std::vector<ExprPtr> update{var(p, element.pointerTo(false)), var(p + "_bar", element.pointerTo(false))};
+    for (const std::string& suffix : stateSuffixes(train.optimizer))
+      update.push_back(var(p + suffix, element.pointerTo(false)));
+    update.push_back(count(p));
+    args.push_back(call("adjoint::Update", update, Type::opaque("adjoint::Update")));
+  }
+  return assign(status, Op::Assign, call("adjoint::" + train.optimizer + "_all", args, Type::opaque("cudaError_t")));
 }
 
 }  // namespace adjoint::derive

@@ -1,7 +1,8 @@
 // The update of a training step (adjoint train-step --optimizer): the parameters an optimizer adds
-// to f_train_step, and its update of one trained buffer from its gradient (adjoint/optimizers.h).
+// to f_train_step, and its update of the trained buffers from their gradients (adjoint/optimizers.h).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,10 @@ bool isOptimizer(const std::string& name);
 // hyperparameters, of element type `element`.
 std::vector<ir::Param> optimizerParams(const TrainStep& train, const ir::Type& element);
 
-// status = the update of `param` (count elements) from `gradient`.
-ir::StmtPtr updateStatement(const TrainStep& train, const std::string& param, const ir::Type& type,
-                            const ir::ExprPtr& gradient, const ir::ExprPtr& count, const ir::ExprPtr& stream,
+// status = the update of every trained buffer in one launch (adjoint::sgd_all and the like):
+// each from its gradient `<param>_bar`, `count(param)` elements.
+ir::StmtPtr updateStatement(const TrainStep& train, const ir::Type& element,
+                            const std::function<ir::ExprPtr(const std::string&)>& count, const ir::ExprPtr& stream,
                             const ir::ExprPtr& status);
 
 }  // namespace adjoint::derive

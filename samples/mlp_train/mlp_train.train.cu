@@ -107,14 +107,11 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
   if (!scratch) {
     return scratch.status();
   }
-  // the adjoints start at zero; the loss's at one (d loss / d loss)
-  status = adjoint::fill(Z_bar, Z_count, 0.0f, 0);
-  status = adjoint::fill(b1_bar, b1_count, 0.0f, 0);
-  status = adjoint::fill(b2_bar, b2_count, 0.0f, 0);
-  status = adjoint::fill(b3_bar, b3_count, 0.0f, 0);
-  status = adjoint::fill(loss_bar, loss_count, 1.0f, 0);
-  // mlp adds into loss: it starts at zero
-  status = adjoint::fill(loss, loss_count, 0.0f, 0);
+  // the adjoints start at zero; the loss's at one (d loss / d loss); mlp adds into loss: it starts at zero
+  status = adjoint::fill_all(
+      0, adjoint::Fill(Z_bar, Z_count, 0.0f), adjoint::Fill(b1_bar, b1_count, 0.0f),
+      adjoint::Fill(b2_bar, b2_count, 0.0f), adjoint::Fill(b3_bar, b3_count, 0.0f),
+      adjoint::Fill(loss_bar, loss_count, 1.0f), adjoint::Fill(loss, loss_count, 0.0f));
   // forward sweep
   // line 41: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
   status =
@@ -164,13 +161,11 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
   status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H,
                              W1_bar, nullptr, H1_bar,
                              adjoint::GemmAdjoints(W1_count, 0, adjoint::CBar::Unread));
-  // the update (sgd) of the trained parameters
-  status = adjoint::sgd(W1, W1_bar, W1_count, lr, 0);
-  status = adjoint::sgd(b1, b1_bar, b1_count, lr, 0);
-  status = adjoint::sgd(W2, W2_bar, W2_count, lr, 0);
-  status = adjoint::sgd(b2, b2_bar, b2_count, lr, 0);
-  status = adjoint::sgd(W3, W3_bar, W3_count, lr, 0);
-  status = adjoint::sgd(b3, b3_bar, b3_count, lr, 0);
+  // the update (sgd) of the trained parameters, all in one launch
+  status = adjoint::sgd_all(
+      0, lr, adjoint::Update(W1, W1_bar, W1_count), adjoint::Update(b1, b1_bar, b1_count),
+      adjoint::Update(W2, W2_bar, W2_count), adjoint::Update(b2, b2_bar, b2_count),
+      adjoint::Update(W3, W3_bar, W3_count), adjoint::Update(b3, b3_bar, b3_count));
   return status;
 }
 

@@ -153,13 +153,11 @@ cudaError_t residual_train_step(cublasHandle_t handle, const float *X, const int
     return scratch.status();
   }
   // the adjoints start at zero; the loss's at one (d loss / d loss)
-  status = adjoint::fill(Hs_bar, Hs_count, 0.0f, 0);
-  status = adjoint::fill(T_bar, T_count, 0.0f, 0);
-  status = adjoint::fill(Ws_bar, Ws_count, 0.0f, 0);
-  status = adjoint::fill(Z_bar, Z_count, 0.0f, 0);
-  status = adjoint::fill(bout_bar, bout_count, 0.0f, 0);
-  status = adjoint::fill(bs_bar, bs_count, 0.0f, 0);
-  status = adjoint::fill(loss_bar, loss_count, 1.0f, 0);
+  status = adjoint::fill_all(
+      0, adjoint::Fill(Hs_bar, Hs_count, 0.0f), adjoint::Fill(T_bar, T_count, 0.0f),
+      adjoint::Fill(Ws_bar, Ws_count, 0.0f), adjoint::Fill(Z_bar, Z_count, 0.0f),
+      adjoint::Fill(bout_bar, bout_count, 0.0f), adjoint::Fill(bs_bar, bs_count, 0.0f),
+      adjoint::Fill(loss_bar, loss_count, 1.0f));
   // forward sweep
   // copies to write into, starting as what the buffers hold here
   status = adjoint::copy(Hs_1, Hs, Hs_count, 0);
@@ -235,15 +233,12 @@ cudaError_t residual_train_step(cublasHandle_t handle, const float *X, const int
   }
   // line 41: cudaMemcpyAsync(Hs, X, size * sizeof(float), cudaMemcpyDeviceToDevice, 0);
   status = cudaMemsetAsync(Hs_bar, 0, static_cast<size_t>(size) * sizeof(float), 0);
-  // the update (adamw) of the trained parameters
-  status = adjoint::adamw(Ws, Ws_bar, Ws_m, Ws_v, Ws_count, lr, beta1, beta2, eps, weight_decay,
-                          step, 0);
-  status = adjoint::adamw(bs, bs_bar, bs_m, bs_v, bs_count, lr, beta1, beta2, eps, weight_decay,
-                          step, 0);
-  status = adjoint::adamw(Wout, Wout_bar, Wout_m, Wout_v, Wout_count, lr, beta1, beta2, eps,
-                          weight_decay, step, 0);
-  status = adjoint::adamw(bout, bout_bar, bout_m, bout_v, bout_count, lr, beta1, beta2, eps,
-                          weight_decay, step, 0);
+  // the update (adamw) of the trained parameters, all in one launch
+  status = adjoint::adamw_all(0, lr, beta1, beta2, eps, weight_decay, step,
+                              adjoint::Update(Ws, Ws_bar, Ws_m, Ws_v, Ws_count),
+                              adjoint::Update(bs, bs_bar, bs_m, bs_v, bs_count),
+                              adjoint::Update(Wout, Wout_bar, Wout_m, Wout_v, Wout_count),
+                              adjoint::Update(bout, bout_bar, bout_m, bout_v, bout_count));
   return status;
 }
 

@@ -47,20 +47,18 @@ cudaError_t w1_train_step(const float *x, const float *y, float *a, float *b, fl
   if (!scratch) {
     return scratch.status();
   }
-  // the adjoints start at zero; the loss's at one (d loss / d loss)
-  status = adjoint::fill(a_bar, a_count, 0.0f, 0);
-  status = adjoint::fill(b_bar, b_count, 0.0f, 0);
-  status = adjoint::fill(loss_bar, loss_count, 1.0f, 0);
-  // w1 adds into loss: it starts at zero
-  status = adjoint::fill(loss, loss_count, 0.0f, 0);
+  // the adjoints start at zero; the loss's at one (d loss / d loss); w1 adds into loss: it starts at zero
+  status = adjoint::fill_all(
+      0, adjoint::Fill(a_bar, a_count, 0.0f), adjoint::Fill(b_bar, b_count, 0.0f),
+      adjoint::Fill(loss_bar, loss_count, 1.0f), adjoint::Fill(loss, loss_count, 0.0f));
   // forward sweep
   // line 17: w1_loss<<<(n + threads - 1) / threads, threads>>>(x, y, a, b, loss, n);
   // the loss and its pullback in one kernel: it writes loss and the adjoints of its inputs
   status = w1_loss_value_and_vjp_wrt_a_b_loss_launch((n + threads - 1) / threads, threads, 0, 0, x,
                                                      y, a, b, loss, n, a_bar, b_bar, loss_bar);
-  // the update (sgd) of the trained parameters
-  status = adjoint::sgd(a, a_bar, a_count, lr, 0);
-  status = adjoint::sgd(b, b_bar, b_count, lr, 0);
+  // the update (sgd) of the trained parameters, all in one launch
+  status = adjoint::sgd_all(0, lr, adjoint::Update(a, a_bar, a_count),
+                            adjoint::Update(b, b_bar, b_count));
   return status;
 }
 
