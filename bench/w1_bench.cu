@@ -1,8 +1,11 @@
 // W1 on the GPU (../shared/BENCHMARKS.md): the generated w1_loss_vjp against the byte floor and
 // two hand-written adjoints, in one run, after checking every gradient against a float64 CPU
-// reference. Also the training step: the user's forward, the generated vjp and an SGD update.
+// reference. Also the training steps: the one Adjoint generates from the host function `w1`
+// (w1_loss.train.cu: the loss, its gradient and the SGD update, the loss kernel run with its
+// pullback), and hand-assembled ones from the user's forward, the generated vjp and an update.
 //
 //   nvcc -std=c++17 -O3 -arch=sm_90 -I runtime -I samples/w1_loss bench/w1_bench.cu samples/w1_loss/w1_loss.grad.cu
+//        samples/w1_loss/w1_loss.train.cu
 //   ./w1_bench [log2 n]
 #include <algorithm>
 #include <cmath>
@@ -17,6 +20,7 @@
 #include "timing.h"
 #include "w1_loss.cu"
 #include "w1_loss.grad.h"
+#include "w1_loss.train.h"
 
 // Hand-written adjoint 1: every thread adds its terms with atomicAdd.
 __global__ void vjp_atomic_per_thread(const float* x, const float* y, const float* a, const float* b, int n,
@@ -77,11 +81,12 @@ int main(int argc, char** argv) {
     hy[i] = std::tanh(0.8f * hx[i] - 0.3f) + 0.1f * normal(rng);
   }
   float ha = 0.5f, hb = 0.1f, one = 1.0f;
-  // float64 reference of d loss / d a and d loss / d b
-  double ref_a = 0, ref_b = 0;
+  // float64 reference of the loss, d loss / d a and d loss / d b
+  double ref_loss = 0, ref_a = 0, ref_b = 0;
   for (int i = 0; i < n; ++i) {
     double h = std::tanh(double(ha) * hx[i] + double(hb));
     double g = 2.0 * (h - hy[i]) / n * (1.0 - h * h);
+    ref_loss += (h - hy[i]) * (h - hy[i]) / n;
     ref_a += g * hx[i];
     ref_b += g;
   }
@@ -156,5 +161,20 @@ int main(int argc, char** argv) {
   std::printf("training step, user's forward + generated vjp + SGD: %.4f ms\n", forward_ms + step_ms);
   std::printf("training step without the loss value, generated vjp + SGD: %.4f ms (%.2f x floor)\n", step_ms,
               step_ms / floor_ms);
+  // The generated step: one call from the parameters as they are to the loss and the update.
+  const float lr = 0.1f;
+  reset();
+  CHECK(w1_train_step(x, y, a, b, loss, n, lr));
+  CHECK(cudaDeviceSynchronize());
+  float got[3];
+  float* outputs[3] = {loss, a, b};
+  for (int k = 0; k < 3; ++k) CHECK(cudaMemcpy(&got[k], outputs[k], sizeof(float), cudaMemcpyDeviceToHost));
+  double want[3] = {ref_loss, ha - lr * ref_a, hb - lr * ref_b};
+  std::printf("generated w1_train_step against float64: loss %.3e, a %.3e, b %.3e relative error\n",
+              std::fabs(got[0] - want[0]) / std::fabs(want[0]), std::fabs(got[1] - want[1]) / std::fabs(want[1]),
+              std::fabs(got[2] - want[2]) / std::fabs(want[2]));
+  double train_ms = median_ms([&] { CHECK(w1_train_step(x, y, a, b, loss, n, lr)); }, 50);
+  std::printf("generated training step (w1_train_step: loss, gradient, SGD): %.4f ms (%.2f x floor)\n", train_ms,
+              train_ms / floor_ms);
   return 0;
 }

@@ -23,6 +23,7 @@ case "${1:-}" in
     done
     rm -f build-gpu/kernels/*.cu build-gpu/kernels/*.h build-gpu/kernels/*.o
     nvcc -std=c++17 -O3 -arch=sm_90 -I runtime -I samples/w1_loss bench/w1_bench.cu samples/w1_loss/w1_loss.grad.cu \
+      samples/w1_loss/w1_loss.train.cu \
       -o build-gpu/w1_bench
     nvcc -std=c++17 -O3 -arch=sm_90 --default-stream per-thread -I runtime -I samples/mlp_train bench/w2_bench.cu \
       samples/mlp_train/mlp_train.train.cu -lcublas -o build-gpu/w2_bench

@@ -11,6 +11,7 @@ static __global__ void bias_relu(float *h, const float *bias, int rows, int feat
 static __global__ void add_bias(float *z, const float *bias, int rows, int features);
 static __global__ void softmax_cross_entropy(const float *logits, const int *labels, float *loss,
                                              int rows, int classes);
+static __device__ float row_max(const float *logits, int row, int classes, int lane);
 static __global__ void softmax_cross_entropy_vjp(const float *logits, const int *labels,
                                                  float *loss, int rows, int classes,
                                                  float *logits_bar, float *loss_bar);
@@ -30,7 +31,7 @@ static cudaError_t bias_relu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cud
                                         float *h, const float *bias, int rows, int features,
                                         float *h_bar, float *bias_bar);
 
-// forward: bias_relu (line 15)
+// forward: bias_relu (line 17)
 static __global__ void bias_relu(float *h, const float *bias, int rows, int features) {
   int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (i < rows * features) {
@@ -38,7 +39,7 @@ static __global__ void bias_relu(float *h, const float *bias, int rows, int feat
   }
 }
 
-// forward: add_bias (line 20)
+// forward: add_bias (line 22)
 static __global__ void add_bias(float *z, const float *bias, int rows, int features) {
   int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (i < rows * features) {
@@ -46,19 +47,39 @@ static __global__ void add_bias(float *z, const float *bias, int rows, int featu
   }
 }
 
-// forward: softmax_cross_entropy (line 27)
+// forward: softmax_cross_entropy (line 38)
 static __global__ void softmax_cross_entropy(const float *logits, const int *labels, float *loss,
                                              int rows, int classes) {
-  int row = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  int row = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / 32u);
+  int lane = static_cast<int>(threadIdx.x % 32u);
   if (row >= rows) {
     return;
   }
   long z_offset = row * classes;
+  float m = row_max(logits, row, classes, lane);
   float sum = 0.0f;
-  for (int c = 0; c < classes; ++c) {
-    sum += std::exp(logits[z_offset + c]);
+  for (int c = lane; c < classes; c += 32) {
+    sum += std::exp(logits[z_offset + c] - m);
   }
-  atomicAdd(&loss[0], (std::log(sum) - logits[z_offset + labels[row]]) / static_cast<float>(rows));
+  for (int o = 16; o > 0; o /= 2) {
+    sum += __shfl_xor_sync(0xffffffffu, sum, o, warpSize);
+  }
+  if (lane == 0) {
+    atomicAdd(&loss[0],
+              (std::log(sum) + m - logits[z_offset + labels[row]]) / static_cast<float>(rows));
+  }
+}
+
+// forward: row_max (line 29)
+static __device__ float row_max(const float *logits, int row, int classes, int lane) {
+  float m = (-1e+30f);
+  for (int c = lane; c < classes; c += 32) {
+    m = std::fmax(m, logits[row * classes + c]);
+  }
+  for (int o = 16; o > 0; o /= 2) {
+    m = std::fmax(m, __shfl_xor_sync(0xffffffffu, m, o, warpSize));
+  }
+  return m;
 }
 
 // Reverse mode of mlp: adds the gradient of the arrays it writes, seeded through their _bar
@@ -107,10 +128,9 @@ cudaError_t mlp_vjp(cublasHandle_t handle, const float *X, const int *labels, co
   float *H2_1 = scratch.take<float>(H2_count);
   float *H2_2 = scratch.take<float>(H2_count);
   // elements of Z the forward touches
-  long long Z_count = std::max<long long>(
+  long long Z_count =
       std::max<long long>(static_cast<long long>(C) * (B - 1) + C,
-                          std::min<long long>((B * C + threads - 1) / threads * threads, B * C)),
-      std::min<long long>((B + threads - 1) / threads * threads - 1, B - 1) * C + C);
+                          std::min<long long>((B * C + threads - 1) / threads * threads, B * C));
   float *Z_1 = scratch.take<float>(Z_count);
   // elements of loss the forward touches
   long long loss_count = 1;
@@ -121,56 +141,56 @@ cudaError_t mlp_vjp(cublasHandle_t handle, const float *X, const int *labels, co
   // forward sweep
   // copies to write into, starting as what the buffers hold here
   status = adjoint::copy(H1_1, H1, H1_count, 0);
-  // line 41: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
+  // line 55: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
   status =
       adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1_1, H);
   // copies to write into, starting as what the buffers hold here
   status = adjoint::copy(H1_2, H1_1, H1_count, 0);
-  // line 42: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H1, b1, B, H);
+  // line 56: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H1, b1, B, H);
   status =
       adjoint::launch(bias_relu, (B * H + threads - 1) / threads, threads, 0, 0, H1_2, b1, B, H);
   // copies to write into, starting as what the buffers hold here
   status = adjoint::copy(H2_1, H2, H2_count, 0);
-  // line 43: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
+  // line 57: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
   status = adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1_2, H, &zero,
                          H2_1, H);
   // copies to write into, starting as what the buffers hold here
   status = adjoint::copy(H2_2, H2_1, H2_count, 0);
-  // line 44: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H2, b2, B, H);
+  // line 58: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H2, b2, B, H);
   status =
       adjoint::launch(bias_relu, (B * H + threads - 1) / threads, threads, 0, 0, H2_2, b2, B, H);
   // copies to write into, starting as what the buffers hold here
   status = adjoint::copy(Z_1, Z, Z_count, 0);
-  // line 45: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, Z, C);
+  // line 59: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, Z, C);
   status =
       adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2_2, H, &zero, Z_1, C);
-  // line 46: add_bias<<<(B * C + threads - 1) / threads, threads>>>(Z, b3, B, C);
+  // line 60: add_bias<<<(B * C + threads - 1) / threads, threads>>>(Z, b3, B, C);
   status = adjoint::launch(add_bias, (B * C + threads - 1) / threads, threads, 0, 0, Z_1, b3, B, C);
   // copies to write into, starting as what the buffers hold here
   status = adjoint::copy(loss_1, loss, loss_count, 0);
-  // line 47: softmax_cross_entropy<<<(B + threads - 1) / threads, threads>>>(Z, labels, loss, B, C);
-  status = adjoint::launch(softmax_cross_entropy, (B + threads - 1) / threads, threads, 0, 0, Z_1,
-                           labels, loss_1, B, C);
+  // line 61: softmax_cross_entropy<<<(B * 32 + threads - 1) / threads, threads>>>(Z, labels, loss, B, C);
+  status = adjoint::launch(softmax_cross_entropy, (B * 32 + threads - 1) / threads, threads, 0, 0,
+                           Z_1, labels, loss_1, B, C);
   // reverse sweep
-  // line 47: softmax_cross_entropy<<<(B + threads - 1) / threads, threads>>>(Z, labels, loss, B, C);
-  status = softmax_cross_entropy_vjp_launch((B + threads - 1) / threads, threads, 0, 0, Z_1, labels,
-                                            loss, B, C, Z_bar, loss_bar);
-  // line 46: add_bias<<<(B * C + threads - 1) / threads, threads>>>(Z, b3, B, C);
+  // line 61: softmax_cross_entropy<<<(B * 32 + threads - 1) / threads, threads>>>(Z, labels, loss, B, C);
+  status = softmax_cross_entropy_vjp_launch((B * 32 + threads - 1) / threads, threads, 0, 0, Z_1,
+                                            labels, loss, B, C, Z_bar, loss_bar);
+  // line 60: add_bias<<<(B * C + threads - 1) / threads, threads>>>(Z, b3, B, C);
   status = add_bias_vjp_launch((B * C + threads - 1) / threads, threads, 0, 0, Z_1, b3, B, C, Z_bar,
                                b3_bar);
-  // line 45: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, Z, C);
+  // line 59: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, Z, C);
   status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2_2, H, &zero,
                              C, W3_bar, H2_bar, Z_bar);
-  // line 44: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H2, b2, B, H);
+  // line 58: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H2, b2, B, H);
   status = bias_relu_vjp_launch((B * H + threads - 1) / threads, threads, 0, 0, H2_1, b2, B, H,
                                 H2_bar, b2_bar);
-  // line 43: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
+  // line 57: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
   status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1_2, H, &zero,
                              H, W2_bar, H1_bar, H2_bar);
-  // line 42: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H1, b1, B, H);
+  // line 56: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H1, b1, B, H);
   status = bias_relu_vjp_launch((B * H + threads - 1) / threads, threads, 0, 0, H1_1, b1, B, H,
                                 H1_bar, b1_bar);
-  // line 41: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
+  // line 55: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
   status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H,
                              W1_bar, X_bar, H1_bar);
   return status;
@@ -181,28 +201,52 @@ static __global__ void softmax_cross_entropy_vjp(const float *logits, const int 
                                                  int classes, float *logits_bar, float *loss_bar) {
   // recorded by the forward sweep for the reverse sweep
   long z_offset = 0;
+  float m = 0.0f;
   float sum = 0.0f;
   // forward sweep
-  int row = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  int row = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / 32u);
+  int lane = static_cast<int>(threadIdx.x % 32u);
   if (row < rows) {
     z_offset = row * classes;
+    m = row_max(logits, row, classes, lane);
     sum = 0.0f;
-    for (int c = 0; c < classes; ++c) {
-      sum += std::exp(logits[z_offset + c]);
+    for (int c = lane; c < classes; c += 32) {
+      sum += std::exp(logits[z_offset + c] - m);
+    }
+    for (int o_halving = 0; o_halving < adjoint::halvings(16); ++o_halving) {
+      // halving loop, counted: o halves each iteration
+      int o = 16 >> o_halving;
+      sum += __shfl_xor_sync(0xffffffffu, sum, o, warpSize);
     }
   }
   // reverse sweep
   float sum_bar = 0.0f;
-  // line 29: if (row >= rows) return;
+  // line 41: if (row >= rows) return;
   if (row < rows) {
-    // line 33: atomicAdd(loss, (logf(sum) - z[labels[row]]) / rows);
-    sum_bar += loss_bar[0] / static_cast<float>(rows) / sum;
-    // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
-    atomicAdd(&logits_bar[z_offset + labels[row]], -(loss_bar[0] / static_cast<float>(rows)));
-    // line 32: for (int c = 0; c < classes; ++c) sum += expf(z[c]);
-    for (int c = classes - 1; c >= 0; --c) {
-      // logits[z_offset + c]: threads may share the index: atomicAdd
-      atomicAdd(&logits_bar[z_offset + c], sum_bar * std::exp(logits[z_offset + c]));
+    // line 47: if (lane == 0) atomicAdd(loss, (logf(sum) + m - z[labels[row]]) / rows);
+    if (lane == 0) {
+      sum_bar += loss_bar[0] / static_cast<float>(rows) / sum;
+      // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
+      atomicAdd(&logits_bar[z_offset + labels[row]], -(loss_bar[0] / static_cast<float>(rows)));
+    }
+    // line 46: for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+    for (int o_halving = adjoint::halvings(16) - 1; o_halving >= 0; --o_halving) {
+      // recomputed, not taped
+      int o = 16 >> o_halving;
+      {
+        float sum_bar_new = sum_bar;
+        sum_bar = sum_bar_new;
+        float shuffled11_bar =
+            adjoint::shfl_xor_sync_adjoint(0xffffffffu, sum_bar_new, o, warpSize);
+        sum_bar += shuffled11_bar;
+      }
+    }
+    // line 45: for (int c = lane; c < classes; c += 32) sum += expf(z[c] - m);
+    if (lane < classes) {
+      for (int c = lane + (classes - 1 - lane) / 32 * 32; c >= lane; c -= 32) {
+        // logits[z_offset + c]: threads may share the index: atomicAdd
+        atomicAdd(&logits_bar[z_offset + c], sum_bar * std::exp(logits[z_offset + c] - m));
+      }
     }
   }
 }
@@ -222,7 +266,7 @@ static __global__ void add_bias_vjp([[maybe_unused]] float *z, [[maybe_unused]] 
   // forward sweep
   int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   // reverse sweep
-  // line 22: if (i < rows * features) z[i] += bias[i % features];
+  // line 24: if (i < rows * features) z[i] += bias[i % features];
   if (i < rows * features) {
     // bias[i % features]: threads may share the index: atomicAdd
     atomicAdd(&bias_bar[i % features], z_bar[i]);
@@ -242,7 +286,7 @@ static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int 
   // forward sweep
   int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   // reverse sweep
-  // line 17: if (i < rows * features) h[i] = fmaxf(h[i] + bias[i % features], 0.0f);
+  // line 19: if (i < rows * features) h[i] = fmaxf(h[i] + bias[i % features], 0.0f);
   if (i < rows * features) {
     {
       float h_bar_new = h_bar[i];

@@ -10,6 +10,7 @@
 
 static __global__ void bias_relu(float *h, const float *bias, int rows, int features);
 static __global__ void add_bias(float *z, const float *bias, int rows, int features);
+static __device__ float row_max(const float *logits, int row, int classes, int lane);
 static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, const int *labels,
                                                            float *loss, int rows, int classes,
                                                            float *logits_bar, float *loss_bar,
@@ -29,7 +30,7 @@ static cudaError_t bias_relu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cud
                                         float *h, const float *bias, int rows, int features,
                                         float *h_bar, float *bias_bar);
 
-// forward: bias_relu (line 15)
+// forward: bias_relu (line 17)
 static __global__ void bias_relu(float *h, const float *bias, int rows, int features) {
   int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (i < rows * features) {
@@ -37,12 +38,24 @@ static __global__ void bias_relu(float *h, const float *bias, int rows, int feat
   }
 }
 
-// forward: add_bias (line 20)
+// forward: add_bias (line 22)
 static __global__ void add_bias(float *z, const float *bias, int rows, int features) {
   int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (i < rows * features) {
     z[i] += bias[i % features];
   }
+}
+
+// forward: row_max (line 29)
+static __device__ float row_max(const float *logits, int row, int classes, int lane) {
+  float m = (-1e+30f);
+  for (int c = lane; c < classes; c += 32) {
+    m = std::fmax(m, logits[row * classes + c]);
+  }
+  for (int o = 16; o > 0; o /= 2) {
+    m = std::fmax(m, __shfl_xor_sync(0xffffffffu, m, o, warpSize));
+  }
+  return m;
 }
 
 // Training step of mlp: runs mlp (the buffers it writes hold what it leaves in them, the loss
@@ -87,10 +100,9 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
   long long W3_count = static_cast<long long>(H) * (C - 1) + H;
   float *W3_bar = scratch.take<float>(W3_count);
   // elements of Z the forward touches
-  long long Z_count = std::max<long long>(
+  long long Z_count =
       std::max<long long>(static_cast<long long>(C) * (B - 1) + C,
-                          std::min<long long>((B * C + threads - 1) / threads * threads, B * C)),
-      std::min<long long>((B + threads - 1) / threads * threads - 1, B - 1) * C + C);
+                          std::min<long long>((B * C + threads - 1) / threads * threads, B * C));
   float *Z_bar = scratch.take<float>(Z_count);
   // elements of b1 the forward touches
   long long b1_count = H;
@@ -113,50 +125,50 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
       adjoint::Fill(b2_bar, b2_count, 0.0f), adjoint::Fill(b3_bar, b3_count, 0.0f),
       adjoint::Fill(loss_bar, loss_count, 1.0f), adjoint::Fill(loss, loss_count, 0.0f));
   // forward sweep
-  // line 41: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
+  // line 55: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
   status =
       adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
   // what the reverse sweep reads of H1, copied out before this step overwrites it
   status = adjoint::copy(H1_1, H1, H1_count, 0);
-  // line 42: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H1, b1, B, H);
+  // line 56: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H1, b1, B, H);
   status = adjoint::launch(bias_relu, (B * H + threads - 1) / threads, threads, 0, 0, H1, b1, B, H);
-  // line 43: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
+  // line 57: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
   status =
       adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
   // what the reverse sweep reads of H2, copied out before this step overwrites it
   status = adjoint::copy(H2_1, H2, H2_count, 0);
-  // line 44: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H2, b2, B, H);
+  // line 58: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H2, b2, B, H);
   status = adjoint::launch(bias_relu, (B * H + threads - 1) / threads, threads, 0, 0, H2, b2, B, H);
-  // line 45: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, Z, C);
+  // line 59: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, Z, C);
   status =
       adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, Z, C);
-  // line 46: add_bias<<<(B * C + threads - 1) / threads, threads>>>(Z, b3, B, C);
+  // line 60: add_bias<<<(B * C + threads - 1) / threads, threads>>>(Z, b3, B, C);
   status = adjoint::launch(add_bias, (B * C + threads - 1) / threads, threads, 0, 0, Z, b3, B, C);
-  // line 47: softmax_cross_entropy<<<(B + threads - 1) / threads, threads>>>(Z, labels, loss, B, C);
+  // line 61: softmax_cross_entropy<<<(B * 32 + threads - 1) / threads, threads>>>(Z, labels, loss, B, C);
   // the loss and its pullback in one kernel: it writes loss and the adjoints of its inputs
-  status = softmax_cross_entropy_value_and_vjp_launch((B + threads - 1) / threads, threads, 0, 0, Z,
-                                                      labels, loss, B, C, Z_bar, loss_bar);
+  status = softmax_cross_entropy_value_and_vjp_launch((B * 32 + threads - 1) / threads, threads, 0,
+                                                      0, Z, labels, loss, B, C, Z_bar, loss_bar);
   // reverse sweep
-  // line 46: add_bias<<<(B * C + threads - 1) / threads, threads>>>(Z, b3, B, C);
+  // line 60: add_bias<<<(B * C + threads - 1) / threads, threads>>>(Z, b3, B, C);
   status = add_bias_vjp_launch((B * C + threads - 1) / threads, threads, 0, 0, Z, b3, B, C, Z_bar,
                                b3_bar);
-  // line 45: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, Z, C);
+  // line 59: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, Z, C);
   // W3_bar and H2_bar start here: written, not added to (never zeroed); nothing reads Z_bar after this
   status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero,
                              C, W3_bar, H2_bar, Z_bar,
                              adjoint::GemmAdjoints(W3_count, H2_count, adjoint::CBar::Unread));
-  // line 44: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H2, b2, B, H);
+  // line 58: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H2, b2, B, H);
   status = bias_relu_vjp_launch((B * H + threads - 1) / threads, threads, 0, 0, H2_1, b2, B, H,
                                 H2_bar, b2_bar);
-  // line 43: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
+  // line 57: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
   // W2_bar and H1_bar start here: written, not added to (never zeroed); nothing reads H2_bar after this
   status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero,
                              H, W2_bar, H1_bar, H2_bar,
                              adjoint::GemmAdjoints(W2_count, H1_count, adjoint::CBar::Unread));
-  // line 42: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H1, b1, B, H);
+  // line 56: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H1, b1, B, H);
   status = bias_relu_vjp_launch((B * H + threads - 1) / threads, threads, 0, 0, H1_1, b1, B, H,
                                 H1_bar, b1_bar);
-  // line 41: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
+  // line 55: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
   // W1_bar starts here: written, not added to (never zeroed); nothing reads H1_bar after this
   status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H,
                              W1_bar, nullptr, H1_bar,
@@ -185,30 +197,56 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
        virtual_block += gridDim.x) {
     // recorded by the forward sweep for the reverse sweep
     long z_offset = 0;
+    float m = 0.0f;
     float sum = 0.0f;
     // forward sweep
-    int row = static_cast<int>(virtual_block * blockDim.x + threadIdx.x);
+    int row = static_cast<int>((virtual_block * blockDim.x + threadIdx.x) / 32u);
+    int lane = static_cast<int>(threadIdx.x % 32u);
     if (row < rows) {
       z_offset = row * classes;
+      m = row_max(logits, row, classes, lane);
       sum = 0.0f;
-      for (int c = 0; c < classes; ++c) {
-        sum += std::exp(logits[z_offset + c]);
+      for (int c = lane; c < classes; c += 32) {
+        sum += std::exp(logits[z_offset + c] - m);
       }
-      // loss[0]: the same address in every thread: summed in a register, added below
-      loss_sum += (std::log(sum) - logits[z_offset + labels[row]]) / static_cast<float>(rows);
+      for (int o_halving = 0; o_halving < adjoint::halvings(16); ++o_halving) {
+        // halving loop, counted: o halves each iteration
+        int o = 16 >> o_halving;
+        sum += __shfl_xor_sync(0xffffffffu, sum, o, warpSize);
+      }
+      if (lane == 0) {
+        // loss[0]: the same address in every thread: summed in a register, added below
+        loss_sum += (std::log(sum) + m - logits[z_offset + labels[row]]) / static_cast<float>(rows);
+      }
     }
     // reverse sweep
     float sum_bar = 0.0f;
-    // line 29: if (row >= rows) return;
+    // line 41: if (row >= rows) return;
     if (row < rows) {
-      // line 33: atomicAdd(loss, (logf(sum) - z[labels[row]]) / rows);
-      sum_bar += loss_bar[0] / static_cast<float>(rows) / sum;
-      // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
-      atomicAdd(&logits_bar[z_offset + labels[row]], -(loss_bar[0] / static_cast<float>(rows)));
-      // line 32: for (int c = 0; c < classes; ++c) sum += expf(z[c]);
-      for (int c = classes - 1; c >= 0; --c) {
-        // logits[z_offset + c]: threads may share the index: atomicAdd
-        atomicAdd(&logits_bar[z_offset + c], sum_bar * std::exp(logits[z_offset + c]));
+      // line 47: if (lane == 0) atomicAdd(loss, (logf(sum) + m - z[labels[row]]) / rows);
+      if (lane == 0) {
+        sum_bar += loss_bar[0] / static_cast<float>(rows) / sum;
+        // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
+        atomicAdd(&logits_bar[z_offset + labels[row]], -(loss_bar[0] / static_cast<float>(rows)));
+      }
+      // line 46: for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+      for (int o_halving = adjoint::halvings(16) - 1; o_halving >= 0; --o_halving) {
+        // recomputed, not taped
+        int o = 16 >> o_halving;
+        {
+          float sum_bar_new = sum_bar;
+          sum_bar = sum_bar_new;
+          float shuffled6_bar =
+              adjoint::shfl_xor_sync_adjoint(0xffffffffu, sum_bar_new, o, warpSize);
+          sum_bar += shuffled6_bar;
+        }
+      }
+      // line 45: for (int c = lane; c < classes; c += 32) sum += expf(z[c] - m);
+      if (lane < classes) {
+        for (int c = lane + (classes - 1 - lane) / 32 * 32; c >= lane; c -= 32) {
+          // logits[z_offset + c]: threads may share the index: atomicAdd
+          atomicAdd(&logits_bar[z_offset + c], sum_bar * std::exp(logits[z_offset + c] - m));
+        }
       }
     }
   }
@@ -242,7 +280,7 @@ static __global__ void add_bias_vjp([[maybe_unused]] float *z, [[maybe_unused]] 
   // forward sweep
   int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   // reverse sweep
-  // line 22: if (i < rows * features) z[i] += bias[i % features];
+  // line 24: if (i < rows * features) z[i] += bias[i % features];
   if (i < rows * features) {
     // bias[i % features]: threads may share the index: atomicAdd
     atomicAdd(&bias_bar[i % features], z_bar[i]);
@@ -262,7 +300,7 @@ static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int 
   // forward sweep
   int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   // reverse sweep
-  // line 17: if (i < rows * features) h[i] = fmaxf(h[i] + bias[i % features], 0.0f);
+  // line 19: if (i < rows * features) h[i] = fmaxf(h[i] + bias[i % features], 0.0f);
   if (i < rows * features) {
     {
       float h_bar_new = h_bar[i];
