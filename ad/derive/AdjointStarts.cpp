@@ -27,13 +27,14 @@ AdjointStarts planAdjointStarts(const std::vector<Step>& steps,
     if (own.empty()) continue;
     const Step& s = steps[k];
     // A GEMM's derivatives are those of A, B and C, in order. In a loop, an earlier iteration's
-    // pullback runs after this one: neither holds there.
+    // pullback runs after this one: neither holds there. The adjoints of a batch's operands are
+    // added to batch by batch: they start zeroed.
     if (s.kind == StepKind::Gemm && s.loop < 0) {
       const std::string& c = s.buffers[2].buffer;
       for (size_t operand : {0, 1}) {
         const BufferArg* b = own[operand];
         const BufferArg* other = own[1 - operand];
-        if (b && !b->offset && !touched.count(b->buffer) && b->buffer != loss && b->buffer != c &&
+        if (b && !s.batched && !b->offset && !touched.count(b->buffer) && b->buffer != loss && b->buffer != c &&
             !(other && other->buffer == b->buffer))
           out.startsAt[k].insert(b->buffer);
       }

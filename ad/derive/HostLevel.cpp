@@ -170,13 +170,14 @@ class HostBuilder {
       } else if (s->kind == StmtKind::For && loop < 0) {
         collectLoop(*s, depth);
       } else {
-        throw Diagnostic(s->loc,
-                         describe(*s) + (loop < 0 ? "" : " in a loop") + " is not supported in host code over kernels",
-                         "host code that Adjoint differentiates declares sizes and launch configurations, "
-                         "launches kernels, calls cublasSgemm / cublasDgemm, zeroes or copies with "
-                         "cudaMemsetAsync / cudaMemcpyAsync, calls such host functions and runs them in counted "
-                         "loops (for (int l = 0; l < layers; ++l)) not nested in each other, on the buffers it is "
-                         "passed");
+        throw Diagnostic(
+            s->loc, describe(*s) + (loop < 0 ? "" : " in a loop") + " is not supported in host code over kernels",
+            "host code that Adjoint differentiates declares sizes and launch configurations, "
+            "launches kernels, calls cuBLAS GEMMs (cublasSgemm / cublasDgemm, cublasGemmEx, their strided batched "
+            "forms), zeroes or copies with "
+            "cudaMemsetAsync / cudaMemcpyAsync, calls such host functions and runs them in counted "
+            "loops (for (int l = 0; l < layers; ++l)) not nested in each other, on the buffers it is "
+            "passed");
       }
     }
   }
@@ -670,20 +671,24 @@ class HostBuilder {
   StmtList pullbackOf(size_t k) const {
     const Step& s = steps_[k];
     StmtList out = savesOf(k, false);
-    if (differentiated(s) && k != lossWithPullback())
-      out.push_back(
-          located(withAdjointStarts(k, derivativeStatement(s, f_, true, arguments(s, s.before), derivativeArguments(s),
-                                                           kernelDerivative(s), status())),
-                  s));
+    if (differentiated(s) && k != lossWithPullback()) {
+      std::string note;
+      ExprPtr adjoints = gemmAdjoints(k, note);
+      StmtPtr pullback = located(derivativeStatement(s, f_, true, arguments(s, s.before), derivativeArguments(s),
+                                                     kernelDerivative(s), status(), adjoints),
+                                 s);
+      if (!note.empty()) pullback->comment += "\n" + note;
+      out.push_back(pullback);
+    }
     return out;
   }
 
-  // A GEMM pullback that writes adjoints first, or whose C_bar nothing reads after, says so to
-  // gemm_vjp (adjoint::GemmAdjoints) and in a comment.
-  StmtPtr withAdjointStarts(size_t k, StmtPtr pullback) const {
+  // For a GEMM pullback that writes adjoints first, or whose C_bar nothing reads after: what
+  // gemm_vjp is told (adjoint::GemmAdjoints) and the comment that says so; else null.
+  ExprPtr gemmAdjoints(size_t k, std::string& note) const {
     auto first = starts_.startsAt.find(k);
     bool unread = starts_.cBarUnread.count(k) > 0;
-    if (first == starts_.startsAt.end() && !unread) return pullback;
+    if (first == starts_.startsAt.end() && !unread) return nullptr;
     const Step& s = steps_[k];
     std::vector<ExprPtr> fresh;
     std::string written;
@@ -693,19 +698,13 @@ class HostBuilder {
       fresh.push_back(starts ? count(b) : number(0, kCount));
       if (starts) written += (written.empty() ? "" : " and ") + b + "_bar";
     }
-    Type mode = Type::opaque("adjoint::CBar");
-    fresh.push_back(var(unread ? "adjoint::CBar::Unread" : "adjoint::CBar::Read", mode));
-    std::vector<ExprPtr> args = pullback->expr->operands;
-    args.push_back(call("adjoint::GemmAdjoints", fresh, Type::opaque("adjoint::GemmAdjoints")));
-    pullback->expr = call(pullback->expr->text, args, pullback->expr->type);
-    std::string line = "line " + std::to_string(s.stmt->loc.line) + ": " + m_.sourceLine(s.stmt->loc.line);
-    std::string note = written.empty() ? ""
-                                       : written + (written.find(" and ") == std::string::npos ? " starts" : " start") +
-                                             " here: written, not added to (never zeroed)";
+    fresh.push_back(var(unread ? "adjoint::CBar::Unread" : "adjoint::CBar::Read", Type::opaque("adjoint::CBar")));
+    note = written.empty() ? ""
+                           : written + (written.find(" and ") == std::string::npos ? " starts" : " start") +
+                                 " here: written, not added to (never zeroed)";
     if (unread)
       note += (note.empty() ? "" : "; ") + std::string("nothing reads ") + s.buffers[2].buffer + "_bar after this";
-    pullback->comment = line + "\n" + note;
-    return pullback;
+    return call("adjoint::GemmAdjoints", fresh, Type::opaque("adjoint::GemmAdjoints"));
   }
 
   // A training step leaves the buffers f writes as f would: their last versions copied back.

@@ -4,6 +4,7 @@
 
 #include "ad/analysis/Activity.h"
 #include "ad/analysis/Extents.h"
+#include "ad/derive/HostGemms.h"
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Names.h"
 
@@ -16,10 +17,7 @@ namespace {
 const Type kCount = Type::integer("long long");
 const Type kError = Type::opaque("cudaError_t");
 
-// The arguments of cublasSgemm / cublasDgemm.
-enum Gemm : size_t { kHandle, kTransA, kTransB, kM, kN, kK, kAlpha, kA, kLda, kB, kLdb, kBeta, kC, kLdc, kGemmArgs };
-
-bool isGemm(const std::string& callee) { return callee == "cublasSgemm" || callee == "cublasDgemm"; }
+}  // namespace
 
 // `arg` as a pointer into one of host's buffers.
 BufferArg bufferArg(const Stmt& s, const Function& host, size_t position, const ExprPtr& arg) {
@@ -36,6 +34,8 @@ BufferArg bufferArg(const Stmt& s, const Function& host, size_t position, const 
   b.floating = host.param(base->text)->type.isFloating();
   return b;
 }
+
+namespace {
 
 Step describeLaunch(const Stmt& s, const Function& host, const Module& m) {
   const Function* kernel = m.find(s.expr->text);
@@ -54,38 +54,6 @@ Step describeLaunch(const Stmt& s, const Function& host, const Module& m) {
     b.writes = written.count(p.name) > 0;
     b.updates = updated.count(p.name) > 0;
     b.floating = p.type.isFloating();
-    step.buffers.push_back(b);
-  }
-  return step;
-}
-
-// Whether `e` is &x for a local x declared 0 (and, host code being straight-line, never changed).
-bool pointsToZero(const ExprPtr& e, const StmtList& locals) {
-  if (!isOp(*e, Op::AddressOf) || e->operands[0]->kind != ExprKind::Var) return false;
-  for (const StmtPtr& d : locals)
-    if (d->name == e->operands[0]->text) return d->expr && isZero(d->expr);
-  return false;
-}
-
-Step describeGemm(const Stmt& s, const Function& host, const StmtList& locals) {
-  const std::vector<ExprPtr>& args = s.expr->operands;
-  if (args.size() != kGemmArgs) throw InternalError("a GEMM call without its 14 arguments");
-  for (size_t t : {kTransA, kTransB})
-    if (args[t]->kind != ExprKind::Var || (args[t]->text != "CUBLAS_OP_N" && args[t]->text != "CUBLAS_OP_T"))
-      throw Diagnostic(s.loc, "the transposition of a GEMM must be CUBLAS_OP_N or CUBLAS_OP_T, written out",
-                       "Adjoint chooses the GEMMs of the gradient by the transpositions of the forward's");
-  for (size_t scalar : {kAlpha, kBeta})
-    if (!isOp(*args[scalar], Op::AddressOf))
-      throw Diagnostic(s.loc, "alpha and beta of a GEMM must be the addresses of host variables (&alpha)",
-                       "cuBLAS's default pointer mode: declare const float alpha = 1.0f and pass &alpha");
-  Step step{
-      &s, StepKind::Gemm, call("adjoint::stream_of", {args[kHandle]}, Type::opaque("cudaStream_t")), nullptr, {}, {},
-      {}};
-  for (size_t operand : {kA, kB, kC}) {
-    BufferArg b = bufferArg(s, host, operand, args[operand]);
-    b.reads = operand != kC || !pointsToZero(args[kBeta], locals);
-    b.writes = operand == kC;
-    b.updates = operand == kC && b.reads;
     step.buffers.push_back(b);
   }
   return step;
@@ -134,14 +102,6 @@ ExprPtr elements(const ExprPtr& bytes, const Function& host, const BufferArg& b)
   return div(count(bytes), call("sizeof", {var(element.scalarSpelling(), Type::opaque("type"))}, kCount));
 }
 
-// One past the last element of an m x n column-major matrix (op = N) or its transpose (op = T).
-ExprPtr matrixExtent(const ExprPtr& op, const ExprPtr& rows, const ExprPtr& cols, const ExprPtr& ld) {
-  bool transposed = op->text == "CUBLAS_OP_T";
-  const ExprPtr& stored = transposed ? cols : rows;
-  const ExprPtr& columns = transposed ? rows : cols;
-  return add(mul(count(ld), sub(columns, number(1, columns->type))), stored);
-}
-
 // The configuration's dimension `d` (x, y, z) of `config` (an integer or a dim3).
 ExprPtr dimension(const ExprPtr& config, char d) {
   if (config->type.scalar == Scalar::Opaque) return member(config, std::string(1, d));
@@ -169,13 +129,6 @@ analysis::AccessExtent kernelExtent(const Step& step, const BufferArg& b) {
     return it == values.end() ? nullptr : it->second;
   });
   return a;
-}
-
-ExprPtr gemmExtent(const Step& step, const BufferArg& b) {
-  const std::vector<ExprPtr>& a = step.stmt->expr->operands;
-  if (b.position == kA) return matrixExtent(a[kTransA], a[kM], a[kK], a[kLda]);
-  if (b.position == kB) return matrixExtent(a[kTransB], a[kK], a[kN], a[kLdb]);
-  return matrixExtent(var("CUBLAS_OP_N", a[kTransA]->type), a[kM], a[kN], a[kLdc]);
 }
 
 }  // namespace
@@ -209,7 +162,7 @@ analysis::AccessExtent stepExtent(const Step& step, const Function& host, const 
 }
 
 StmtPtr forwardStatement(const Step& step, std::vector<ExprPtr> args, const ExprPtr& status) {
-  if (step.kind == StepKind::Gemm) return assign(status, Op::Assign, call("adjoint::gemm", std::move(args), kError));
+  if (step.kind == StepKind::Gemm) return assign(status, Op::Assign, gemmCall(step, std::move(args)));
   if (step.kind != StepKind::Launch)
     return assign(status, Op::Assign, call(step.stmt->expr->text, std::move(args), kError));
   StmtPtr s = launch(call(step.kernel->name, std::move(args), Type::of(Scalar::Void)), step.stmt->args);
@@ -219,7 +172,7 @@ StmtPtr forwardStatement(const Step& step, std::vector<ExprPtr> args, const Expr
 
 StmtPtr derivativeStatement(const Step& step, const Function& host, bool reverse, std::vector<ExprPtr> args,
                             std::vector<ExprPtr> derivatives, const std::string& kernelDerivative,
-                            const ExprPtr& status) {
+                            const ExprPtr& status, const ExprPtr& gemmAdjoints) {
   switch (step.kind) {
     case StepKind::Launch: {
       args.insert(args.end(), derivatives.begin(), derivatives.end());
@@ -228,14 +181,8 @@ StmtPtr derivativeStatement(const Step& step, const Function& host, bool reverse
       s->throughLauncher = true;
       return s;
     }
-    case StepKind::Gemm: {
-      // gemm_vjp / gemm_jvp (adjoint/cublas.h): the GEMM's arguments but C, then the derivatives of
-      // A, B and C.
-      std::vector<ExprPtr> gemm(args.begin(), args.begin() + kC);
-      gemm.push_back(args[kLdc]);
-      gemm.insert(gemm.end(), derivatives.begin(), derivatives.end());
-      return assign(status, Op::Assign, call(reverse ? "adjoint::gemm_vjp" : "adjoint::gemm_jvp", gemm, kError));
-    }
+    case StepKind::Gemm:
+      return assign(status, Op::Assign, gemmDerivative(step, reverse, args, derivatives, gemmAdjoints));
     case StepKind::Memset:  // the zeroed values: derivative zero
       return assign(
           status, Op::Assign,

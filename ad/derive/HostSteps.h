@@ -34,10 +34,14 @@ struct Step {
   std::vector<BufferArg> buffers;
   std::map<std::string, std::string> before, after;  // buffer -> the version the step reads, leaves
   int loop = -1;                                     // the host loop it runs in (HostLevel's), or -1
+  bool batched = false;                              // a strided batched GEMM
 
   bool writes(const std::string& buffer) const;
   bool reads(const std::string& buffer) const;
 };
+
+// `arg`, argument `position` of statement s, as a pointer into one of host's buffers (xs + l * n).
+BufferArg bufferArg(const ir::Stmt& s, const ir::Function& host, size_t position, const ir::ExprPtr& arg);
 
 // The step of statement `s` of `host` (a launch, or a GEMM), or nothing for another statement.
 // `locals`: the host function's declarations (a GEMM whose beta is a local 0 does not read C).
@@ -54,9 +58,10 @@ analysis::AccessExtent stepExtent(const Step& step, const ir::Function& host, co
 ir::StmtPtr forwardStatement(const Step& step, std::vector<ir::ExprPtr> args, const ir::ExprPtr& status);
 // The step's pullback or tangent: `args` as above, `derivatives` the derivative arrays its
 // derivative takes (a kernel's: of its differentiated parameters; otherwise of its buffers in
-// order, `nullptr` for one without), `kernelDerivative` the name of the kernel's vjp or jvp.
+// order, `nullptr` for one without), `kernelDerivative` the name of the kernel's vjp or jvp;
+// `gemmAdjoints` what a GEMM's pullback knows of its adjoints (adjoint::GemmAdjoints), or null.
 ir::StmtPtr derivativeStatement(const Step& step, const ir::Function& host, bool reverse, std::vector<ir::ExprPtr> args,
                                 std::vector<ir::ExprPtr> derivatives, const std::string& kernelDerivative,
-                                const ir::ExprPtr& status);
+                                const ir::ExprPtr& status, const ir::ExprPtr& gemmAdjoints = nullptr);
 
 }  // namespace adjoint::derive

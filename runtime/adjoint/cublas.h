@@ -85,15 +85,82 @@ struct GemmAdjoints {
   GemmAdjoints(long long a_fresh, long long b_fresh, CBar c) : A_bar_fresh(a_fresh), B_bar_fresh(b_fresh), C_bar(c) {}
 };
 
+// A strided batch of GEMMs (cublas<t>gemmStridedBatched): GEMM i reads A + i stride_A and
+// B + i stride_B and writes C + i stride_C. One GEMM by default.
+struct Batch {
+  long long stride_A = 0, stride_B = 0, stride_C = 0;
+  int count = 1;
+  Batch() = default;
+  Batch(long long a, long long b, long long c, int count) : stride_A(a), stride_B(b), stride_C(c), count(count) {}
+};
+
+// The math of a GEMM: as the handle's math mode says (cublasSgemm / cublasDgemm) by default; a
+// compute type and algorithm (cublasGemmEx) when the forward gave them, which its pullback and
+// tangent then use too.
+struct GemmMath {
+  bool ex = false;
+  cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+  cublasGemmAlgo_t algorithm = CUBLAS_GEMM_DEFAULT;
+  GemmMath() = default;
+  GemmMath(cublasComputeType_t compute, cublasGemmAlgo_t algorithm)
+      : ex(true), compute(compute), algorithm(algorithm) {}
+};
+
 namespace detail {
 
-// The beta of a pullback GEMM into an adjoint (rows x cols, leading dimension ld): 1 to add into
-// it; 0 to write a fresh one that the matrix covers; a fresh one it does not cover is zeroed first.
 template <class T>
-cudaError_t adjoint_beta(cublasHandle_t h, T* bar, int rows, int cols, int ld, long long fresh, T* beta) {
+constexpr cudaDataType_t data_type() {
+  return std::is_same<T, double>::value ? CUDA_R_64F : CUDA_R_32F;
+}
+
+// One operand of a batch: the matrix of GEMM 0 and the distance to the next GEMM's.
+template <class T>
+struct Strided {
+  T* matrix;
+  int ld;
+  long long stride;
+};
+
+// C = alpha op(A) op(B) + beta C for each GEMM of a batch of `count`, with `math`. A C that the
+// batch shares (stride 0: the adjoint of an operand the forward's batch broadcasts) sums the
+// products in turn.
+template <class T>
+cudaError_t gemm_each(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, const T* alpha,
+                      Strided<const T> A, Strided<const T> B, const T* beta, Strided<T> C, int count, GemmMath math) {
+  const T one = 1;
+  const cudaDataType_t type = data_type<T>();
+  if (count > 1 && C.stride == 0) {
+    cudaError_t e = cudaSuccess;
+    for (int i = 0; i < count && e == cudaSuccess; ++i)
+      e = gemm_each(h, ta, tb, m, n, k, alpha, {A.matrix + i * A.stride, A.ld, 0}, {B.matrix + i * B.stride, B.ld, 0},
+                    i == 0 ? beta : &one, C, 1, math);
+    return e;
+  }
+  if (count == 1 && !math.ex)
+    return gemm(h, ta, tb, m, n, k, alpha, A.matrix, A.ld, B.matrix, B.ld, beta, C.matrix, C.ld);
+  if (count == 1)
+    return as_cuda_error(cublasGemmEx(h, ta, tb, m, n, k, alpha, A.matrix, type, A.ld, B.matrix, type, B.ld, beta,
+                                      C.matrix, type, C.ld, math.compute, math.algorithm));
+  if (math.ex)
+    return as_cuda_error(cublasGemmStridedBatchedEx(h, ta, tb, m, n, k, alpha, A.matrix, type, A.ld, A.stride, B.matrix,
+                                                    type, B.ld, B.stride, beta, C.matrix, type, C.ld, C.stride, count,
+                                                    math.compute, math.algorithm));
+  if constexpr (std::is_same<T, double>::value)
+    return as_cuda_error(cublasDgemmStridedBatched(h, ta, tb, m, n, k, alpha, A.matrix, A.ld, A.stride, B.matrix, B.ld,
+                                                   B.stride, beta, C.matrix, C.ld, C.stride, count));
+  else
+    return as_cuda_error(cublasSgemmStridedBatched(h, ta, tb, m, n, k, alpha, A.matrix, A.ld, A.stride, B.matrix, B.ld,
+                                                   B.stride, beta, C.matrix, C.ld, C.stride, count));
+}
+
+// The beta of a pullback GEMM into an adjoint (rows x cols, leading dimension ld): 1 to add into
+// it; 0 to write a fresh one that one matrix covers; a fresh one it does not cover (or a batch's)
+// is zeroed first.
+template <class T>
+cudaError_t adjoint_beta(cublasHandle_t h, T* bar, int rows, int cols, int ld, long long fresh, int count, T* beta) {
   *beta = T(1);
   if (!bar || fresh == 0) return cudaSuccess;
-  if (ld == rows && static_cast<long long>(rows) * cols >= fresh) {
+  if (count == 1 && ld == rows && static_cast<long long>(rows) * cols >= fresh) {
     *beta = T(0);
     return cudaSuccess;
   }
@@ -108,39 +175,63 @@ cudaError_t adjoint_beta(cublasHandle_t h, T* bar, int rows, int cols, int ld, l
 //   op(B)_bar += alpha op(A)^T C_bar      B_bar (k x n) += alpha op(A)^T C_bar       (tb = N)
 //                                          B_bar (n x k) += alpha C_bar^T op(A)       (tb = T)
 //   C_bar      = beta C_bar               (the adjoint of C before the GEMM)
+// for each GEMM of the batch, the adjoints strided as their operands; with the forward's math.
 // A null A_bar or B_bar is not computed; `adjoints` as GemmAdjoints says.
 template <class T>
 cudaError_t gemm_vjp(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, const T* alpha,
                      const T* A, int lda, const T* B, int ldb, const T* beta, int ldc,
                      typename NotDeduced<T>::type* A_bar, typename NotDeduced<T>::type* B_bar, T* C_bar,
-                     GemmAdjoints adjoints = {}) {
+                     GemmAdjoints adjoints = {}, Batch batch = {}, GemmMath math = {}) {
+  using detail::Strided;
+  const Strided<const T> A_{A, lda, batch.stride_A}, B_{B, ldb, batch.stride_B}, C_bar_{C_bar, ldc, batch.stride_C};
+  const int count = batch.count;
   T beta_A, beta_B;
-  cudaError_t e = ta == CUBLAS_OP_N ? detail::adjoint_beta(h, A_bar, m, k, lda, adjoints.A_bar_fresh, &beta_A)
-                                    : detail::adjoint_beta(h, A_bar, k, m, lda, adjoints.A_bar_fresh, &beta_A);
+  cudaError_t e = ta == CUBLAS_OP_N ? detail::adjoint_beta(h, A_bar, m, k, lda, adjoints.A_bar_fresh, count, &beta_A)
+                                    : detail::adjoint_beta(h, A_bar, k, m, lda, adjoints.A_bar_fresh, count, &beta_A);
+  Strided<T> A_bar_{A_bar, lda, batch.stride_A}, B_bar_{B_bar, ldb, batch.stride_B};
   if (e == cudaSuccess && A_bar && ta == CUBLAS_OP_N)
-    e = gemm(h, CUBLAS_OP_N, transposed(tb), m, k, n, alpha, C_bar, ldc, B, ldb, &beta_A, A_bar, lda);
+    e = detail::gemm_each(h, CUBLAS_OP_N, transposed(tb), m, k, n, alpha, C_bar_, B_, &beta_A, A_bar_, count, math);
   else if (e == cudaSuccess && A_bar)
-    e = gemm(h, tb, CUBLAS_OP_T, k, m, n, alpha, B, ldb, C_bar, ldc, &beta_A, A_bar, lda);
+    e = detail::gemm_each(h, tb, CUBLAS_OP_T, k, m, n, alpha, B_, C_bar_, &beta_A, A_bar_, count, math);
   if (e == cudaSuccess)
-    e = tb == CUBLAS_OP_N ? detail::adjoint_beta(h, B_bar, k, n, ldb, adjoints.B_bar_fresh, &beta_B)
-                          : detail::adjoint_beta(h, B_bar, n, k, ldb, adjoints.B_bar_fresh, &beta_B);
+    e = tb == CUBLAS_OP_N ? detail::adjoint_beta(h, B_bar, k, n, ldb, adjoints.B_bar_fresh, count, &beta_B)
+                          : detail::adjoint_beta(h, B_bar, n, k, ldb, adjoints.B_bar_fresh, count, &beta_B);
   if (e == cudaSuccess && B_bar && tb == CUBLAS_OP_N)
-    e = gemm(h, transposed(ta), CUBLAS_OP_N, k, n, m, alpha, A, lda, C_bar, ldc, &beta_B, B_bar, ldb);
+    e = detail::gemm_each(h, transposed(ta), CUBLAS_OP_N, k, n, m, alpha, A_, C_bar_, &beta_B, B_bar_, count, math);
   else if (e == cudaSuccess && B_bar)
-    e = gemm(h, CUBLAS_OP_T, ta, n, k, m, alpha, C_bar, ldc, A, lda, &beta_B, B_bar, ldb);
-  if (e != cudaSuccess || adjoints.C_bar == CBar::Unread) return e;
-  return scale(h, m, n, beta, C_bar, ldc);
+    e = detail::gemm_each(h, CUBLAS_OP_T, ta, n, k, m, alpha, C_bar_, A_, &beta_B, B_bar_, count, math);
+  for (int i = 0; i < count && e == cudaSuccess && adjoints.C_bar == CBar::Read; ++i)
+    e = scale(h, m, n, beta, C_bar + i * batch.stride_C, ldc);
+  return e;
+}
+template <class T>
+cudaError_t gemm_vjp(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, const T* alpha,
+                     const T* A, int lda, const T* B, int ldb, const T* beta, int ldc,
+                     typename NotDeduced<T>::type* A_bar, typename NotDeduced<T>::type* B_bar, T* C_bar,
+                     GemmAdjoints adjoints, GemmMath math) {
+  return gemm_vjp(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, ldc, A_bar, B_bar, C_bar, adjoints, Batch(), math);
 }
 
-// The tangent of C = alpha op(A) op(B) + beta C:
+// The tangent of C = alpha op(A) op(B) + beta C, for each GEMM of the batch, with its math:
 //   C_dot = alpha (op(A_dot) op(B) + op(A) op(B_dot)) + beta C_dot
 template <class T>
 cudaError_t gemm_jvp(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, const T* alpha,
                      const T* A, int lda, const T* B, int ldb, const T* beta, int ldc, const T* A_dot, const T* B_dot,
-                     T* C_dot) {
+                     T* C_dot, Batch batch = {}, GemmMath math = {}) {
+  using detail::Strided;
   const T one = 1;
-  cudaError_t e = gemm(h, ta, tb, m, n, k, alpha, A_dot, lda, B, ldb, beta, C_dot, ldc);
-  return e == cudaSuccess ? gemm(h, ta, tb, m, n, k, alpha, A, lda, B_dot, ldb, &one, C_dot, ldc) : e;
+  const Strided<const T> A_{A, lda, batch.stride_A}, B_{B, ldb, batch.stride_B};
+  const Strided<const T> A_dot_{A_dot, lda, batch.stride_A}, B_dot_{B_dot, ldb, batch.stride_B};
+  const Strided<T> C_dot_{C_dot, ldc, batch.stride_C};
+  cudaError_t e = detail::gemm_each(h, ta, tb, m, n, k, alpha, A_dot_, B_, beta, C_dot_, batch.count, math);
+  return e == cudaSuccess ? detail::gemm_each(h, ta, tb, m, n, k, alpha, A_, B_dot_, &one, C_dot_, batch.count, math)
+                          : e;
+}
+template <class T>
+cudaError_t gemm_jvp(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, const T* alpha,
+                     const T* A, int lda, const T* B, int ldb, const T* beta, int ldc, const T* A_dot, const T* B_dot,
+                     T* C_dot, GemmMath math) {
+  return gemm_jvp(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, ldc, A_dot, B_dot, C_dot, Batch(), math);
 }
 
 }  // namespace adjoint

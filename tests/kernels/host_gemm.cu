@@ -24,6 +24,32 @@ void gemm_tt_nn(cublasHandle_t handle, const float* A, const float* B, float* C,
   cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, m, &alpha, C, m, C, m, &beta, D, m);
 }
 
+// The layer of gemm_tn through cublasGemmEx: its pullback's GEMMs use the same compute type.
+// HOST: gemm_ex A=[30] B=[20] C=[24] m=6 n=4 k=5
+void gemm_ex(cublasHandle_t handle, const float* A, const float* B, float* C, int m, int n, int k) {
+  const float alpha = 1.0f, beta = 0.0f;
+  cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &alpha, A, CUDA_R_32F, k, B, CUDA_R_32F, k, &beta, C,
+               CUDA_R_32F, m, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+}
+
+// A batch of GEMMs that shares one weight matrix (stride 0), as a layer applied to a batch of
+// sequences is: the weight's adjoint sums the batch's. Beta 0.5 reads Y.
+// HOST: batched_shared_weight W=[12] X=[36] Y=[27] m=3 n=3 k=4 batches=3
+void batched_shared_weight(cublasHandle_t handle, const double* W, const double* X, double* Y, int m, int n, int k,
+                           int batches) {
+  const double alpha = 1.0, beta = 0.5;
+  cublasDgemmStridedBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, W, m, 0, X, k, k * n, &beta, Y, m,
+                            m * n, batches);
+}
+
+// A batch of transposed products through cublasGemmStridedBatchedEx, every operand strided.
+// HOST: batched_ex A=[24] B=[16] C=[12] m=3 n=2 k=4 batches=2
+void batched_ex(cublasHandle_t handle, const float* A, const float* B, float* C, int m, int n, int k, int batches) {
+  const float alpha = 1.0f, beta = 0.0f;
+  cublasGemmStridedBatchedEx(handle, CUBLAS_OP_T, CUBLAS_OP_T, m, n, k, &alpha, A, CUDA_R_32F, k, k * m, B, CUDA_R_32F,
+                             n, n * k, &beta, C, CUDA_R_32F, m, m * n, batches, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+}
+
 // ReLU of a layer's pre-activation plus bias, in place; rows of `cols` features, column-major.
 __global__ void bias_relu(float* h, const float* bias, int rows, int cols) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -65,6 +91,16 @@ void padded(cublasHandle_t handle, const float* X, const float* W, const float* 
   const float one = 1.0f, zero = 0.0f;
   cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, m, n, k, &one, W, m + 1, X, n, &zero, Y, m + 1);
   mean_squared<<<1, 64>>>(Y, T, loss, (m + 1) * n);
+}
+
+// A shared weight over a batch of sequences (cublasGemmStridedBatchedEx, stride 0 for W), trained.
+// TRAIN: batched_layer params=W optimizer=adamw W=[12] X=[36] T=[27] Y=[27] loss=[1] m=3 n=3 k=4 batches=3
+void batched_layer(cublasHandle_t handle, const float* W, const float* X, const float* T, float* Y, float* loss, int m,
+                   int n, int k, int batches) {
+  const float one = 1.0f, zero = 0.0f;
+  cublasGemmStridedBatchedEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, W, CUDA_R_32F, m, 0, X, CUDA_R_32F, k,
+                             k * n, &zero, Y, CUDA_R_32F, m, m * n, batches, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  mean_squared<<<1, 64>>>(Y, T, loss, m * n * batches);
 }
 
 // A layer as a function of its own, called once per layer with that layer's weights at an offset

@@ -374,14 +374,33 @@ class Generator {
     if (chance(50))
       out += "  " + kernels_[pick(kernels_.size())] + "<<<blocks, 64, 0, stream>>>(h + 1, p, y + 1, n - 1);\n";
     if (chance(50)) {
-      // g (8 x 8) = 0.5 H Y^T, H and Y the first 8 x (n / 8) of h and y
-      out += "  const double half = 0.5, zero = 0.0;\n";
-      out += std::string(
-          "  cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, 8, 8, n / 8, &half, h, 8, y, 8, &zero, g, 8);\n");
+      out += "  const double half = 0.5, zero = 0.0;\n" + gemm();
     } else {
       out += "  cudaMemcpyAsync(g, y, n * sizeof(double), cudaMemcpyDeviceToDevice, stream);\n";
     }
     return out + "}\n\n";
+  }
+
+  // g (8 x 8) = 0.5 H Y^T, H and Y the first 8 x (n / 8) of h and y, by one of cuBLAS's GEMM entry
+  // points; or, in a batch of two, each half of g (8 x 4) from the halves of H and Y (n / 16 columns).
+  std::string gemm() {
+    switch (pick(4)) {
+      case 0:
+        return "  cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, 8, 8, n / 8, &half, h, 8, y, 8, &zero, g, 8);\n";
+      case 1:
+        return "  cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_T, 8, 8, n / 8, &half, h, CUDA_R_64F, 8, y, CUDA_R_64F, "
+               "8,\n"
+               "               &zero, g, CUDA_R_64F, 8, CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT);\n";
+      case 2:
+        return "  cublasDgemmStridedBatched(handle, CUBLAS_OP_N, CUBLAS_OP_T, 8, 4, n / 16, &half, h, 8, 8 * (n / 16), "
+               "y, 4,\n"
+               "                            4 * (n / 16), &zero, g, 8, 32, 2);\n";
+      default:
+        return "  cublasGemmStridedBatchedEx(handle, CUBLAS_OP_N, CUBLAS_OP_T, 8, 4, n / 16, &half, h, CUDA_R_64F, 8,\n"
+               "                             8 * (n / 16), y, CUDA_R_64F, 4, 4 * (n / 16), &zero, g, CUDA_R_64F, 8, "
+               "32, 2,\n"
+               "                             CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT);\n";
+    }
   }
 
   std::string scalarFunction(int k) {
