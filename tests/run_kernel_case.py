@@ -9,7 +9,9 @@ every float a double (adjoint/float64.h).
 `// HOST: f param=spec ...` lines do the same for a host function f that launches kernels: its
 f_vjp and f_jvp, checked as functions of all its buffers. A host compiler does not know
 K<<<...>>>(...): the CPU builds read the case with each launch written adjoint::launch(K, ...),
-which the CPU execution provides. cudaStream_t parameters get the default stream.
+which the CPU execution provides. cudaStream_t parameters get the default stream. A spec is a
+scalar's value, an array's length [N] (random values in [-1, 1]) or [N:lo:hi], or `null` for an
+optional buffer not given.
 
   run_kernel_case.py CASE.cu --adjoint A [--runtime R] [--gpu] [--seed S] [--keep DIR]
 
@@ -97,7 +99,9 @@ def harness(case, kernel, grid, block, specs, vjp_params, jvp_params, seed, mode
         spec = specs[n]
         elem = t.replace("const", "").replace("*", "")
         diff = "true" if n in differentiated else "false"
-        if t.endswith("*"):
+        if t.endswith("*") and spec == "null":  # an optional buffer not given (and no derivative)
+            lines.append(f"{elem}* {n} = nullptr;")
+        elif t.endswith("*"):
             m = re.match(r"\[(\d+)(?::([-\d.e]+):([-\d.e]+))?\]$", spec)
             if not m:
                 sys.exit(f"KERNEL {kernel}: '{n}' is an array: give its length as {n}=[N] or {n}=[N:lo:hi]")
@@ -108,6 +112,8 @@ def harness(case, kernel, grid, block, specs, vjp_params, jvp_params, seed, mode
 
     def arg(name, kind):
         base = name[:-4]
+        if specs.get(base) == "null":
+            return "nullptr"
         scalar = any(n == base and not t.endswith("*") for t, n in kernel_params)
         if kind == "bar":
             return f"c.scalarBar({base})" if scalar else f"c.derivative({base})"

@@ -27,9 +27,9 @@ AdjointStarts planAdjointStarts(const std::vector<Step>& steps,
     if (own.empty()) continue;
     const Step& s = steps[k];
     // A GEMM's derivatives are those of A, B and C, in order. In a loop, an earlier iteration's
-    // pullback runs after this one: neither holds there. The adjoints of a batch's operands are
-    // added to batch by batch: they start zeroed.
-    if (s.kind == StepKind::Gemm && s.loop < 0) {
+    // pullback runs after this one, and under an if the pullback may not run: neither holds there. The adjoints of a
+    // batch's operands are added to batch by batch: they start zeroed.
+    if (s.kind == StepKind::Gemm && s.loop < 0 && !s.condition) {
       const std::string& c = s.buffers[2].buffer;
       for (size_t operand : {0, 1}) {
         const BufferArg* b = own[operand];

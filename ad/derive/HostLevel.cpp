@@ -6,6 +6,7 @@
 #include "ad/analysis/Activity.h"
 #include "ad/analysis/Loops.h"
 #include "ad/derive/AdjointStarts.h"
+#include "ad/derive/HostProgram.h"
 #include "ad/derive/HostSteps.h"
 #include "ad/derive/HostVersions.h"
 #include "ad/derive/Optimizers.h"
@@ -22,31 +23,6 @@ const Type kCount = Type::integer("long long");
 const Type kStatus = Type::opaque("adjoint::FirstError");
 const Type kScratch = Type::opaque("adjoint::Scratch");
 const Type kError = Type::opaque("cudaError_t");
-
-std::string describe(const Stmt& s) {
-  switch (s.kind) {
-    case StmtKind::If:
-      return "an if";
-    case StmtKind::For:
-    case StmtKind::While:
-    case StmtKind::DoWhile:
-      return "a loop";
-    case StmtKind::Assign:
-      return "an assignment";
-    case StmtKind::Eval:
-      return "a call to '" + (s.expr->kind == ExprKind::Call ? s.expr->text : std::string("?")) + "'";
-    default:
-      return "this statement";
-  }
-}
-
-// The default stream: 0, or a null pointer (NULL, nullptr), as a cudaStream_t is written.
-bool isDefaultStream(const Expr& e) {
-  if (e.kind == ExprKind::Cast) return isDefaultStream(*e.operands[0]);
-  return (e.kind == ExprKind::Number && e.value == 0) ||
-         (e.kind == ExprKind::Var && (e.text == "nullptr" || e.text == "NULL"));
-}
-bool sameStream(const Expr& a, const Expr& b) { return sameExpr(a, b) || (isDefaultStream(a) && isDefaultStream(b)); }
 
 class HostBuilder {
  public:
@@ -108,15 +84,15 @@ class HostBuilder {
   Requests& q_;
   Mode mode_;
   NameSet names_;
-  StmtList locals_;   // f's own: sizes, launch configurations, GEMM scalars
-  StmtList inlined_;  // the statements of the host functions f calls, as f's
-  std::vector<Step> steps_;
-  std::vector<HostLoop> loops_;
+  HostProgram program_;  // f read as steps
+  const StmtList& locals_ = program_.locals;
+  std::vector<Step>& steps_ = program_.steps;
+  std::vector<HostLoop>& loops_ = program_.loops;
+  const ExprPtr& stream_ = program_.stream;
   VersionPlan plan_;
   AdjointStarts starts_;  // a training step's adjoints that GEMM pullbacks write first
   std::string status_, scratch_;
   std::map<std::string, std::string> counts_;  // buffer -> the local holding its extent
-  ExprPtr stream_;
   // The buffers with adjoints: every floating one in f_vjp; in a training step, those that depend
   // on the trained parameters and that the loss depends on, and what their steps' pullbacks need.
   std::set<std::string> active_, withAdjoint_;
@@ -140,88 +116,7 @@ class HostBuilder {
   }
   ExprPtr status() const { return var(status_, kStatus); }
 
-  // The steps and f's locals; anything else host code may do is not supported yet.
-  void collect() {
-    collect(f_.body, 0);
-    // One stream: the launches' and copies' (a GEMM runs on its handle's).
-    for (const Step& s : steps_) {
-      if (s.kind == StepKind::Gemm) continue;
-      if (stream_ && !sameStream(*stream_, *s.stream))
-        throw Diagnostic(s.stmt->loc, "kernels launched on different streams",
-                         "launch every kernel of the function on one stream (a parameter)");
-      stream_ = s.stream;
-    }
-    for (const Step& s : steps_)
-      if (!stream_) stream_ = s.stream;
-  }
-
-  void collect(const StmtList& body, int depth, int loop = -1) {
-    for (const StmtPtr& s : body) {
-      if (s->kind == StmtKind::Decl && !s->type.isIndexed() && s->expr) {
-        (loop < 0 ? locals_ : loops_[loop].locals).push_back(s);
-      } else if (std::optional<Step> step = describeStep(*s, f_, m_, visibleLocals(loop))) {
-        step->loop = loop;
-        steps_.push_back(*step);
-      } else if (const Function* g = hostCallee(*s)) {
-        if (depth > 32)
-          throw Diagnostic(s->loc, "host functions calling each other more than 32 deep",
-                           "recursion in host code is not supported");
-        collect(inlined(*s, *g), depth + 1, loop);
-      } else if (s->kind == StmtKind::For && loop < 0) {
-        collectLoop(*s, depth);
-      } else {
-        throw Diagnostic(
-            s->loc, describe(*s) + (loop < 0 ? "" : " in a loop") + " is not supported in host code over kernels",
-            "host code that Adjoint differentiates declares sizes and launch configurations, "
-            "launches kernels, calls cuBLAS GEMMs (cublasSgemm / cublasDgemm, cublasGemmEx, their strided batched "
-            "forms), zeroes or copies with "
-            "cudaMemsetAsync / cudaMemcpyAsync, calls such host functions and runs them in counted "
-            "loops (for (int l = 0; l < layers; ++l)) not nested in each other, on the buffers it is "
-            "passed");
-      }
-    }
-  }
-
-  StmtList visibleLocals(int loop) const {
-    StmtList out = locals_;
-    if (loop >= 0) out.insert(out.end(), loops_[loop].locals.begin(), loops_[loop].locals.end());
-    return out;
-  }
-
-  void collectLoop(const Stmt& s, int depth) {
-    HostLoop loop{&s, {}, {}, steps_.size(), 0, ""};
-    if (!analysis::asCountedLoop(s, loop.header) || loop.header.step)
-      throw Diagnostic(s.loc, "a loop of host code must count by one: for (int l = a; l < b; ++l)",
-                       "Adjoint runs the loop's pullbacks in a loop that counts back; other loops are not "
-                       "supported in host code");
-    loops_.push_back(loop);
-    collect(s.body, depth, static_cast<int>(loops_.size() - 1));
-    loops_.back().end = steps_.size();
-  }
-
-  // The host function that `s` calls, if any.
-  const Function* hostCallee(const Stmt& s) const {
-    if (s.kind != StmtKind::Eval || s.expr->kind != ExprKind::Call) return nullptr;
-    const Function* g = m_.find(s.expr->text);
-    return g && isHostLevel(*g, m_) ? g : nullptr;
-  }
-
-  // g's body with its parameters replaced by the call's arguments and its locals renamed apart:
-  // its steps are f's steps (each keeps the source line it comes from).
-  StmtList inlined(const Stmt& call, const Function& g) {
-    std::map<std::string, ExprPtr> values;
-    for (size_t i = 0; i < g.params.size(); ++i) values[g.params[i].name] = call.expr->operands[i];
-    StmtList body = clone(g.body);
-    for (const StmtPtr& d : body)
-      if (d->kind == StmtKind::Decl) {
-        std::string name = names_.fresh(d->name);
-        values[d->name] = var(name, d->type);
-        d->name = name;
-      }
-    substitute(body, values);
-    inlined_.insert(inlined_.end(), body.begin(), body.end());
-    return body;
-  }
+  void collect() { program_ = readHostProgram(f_, m_, names_); }
 
   // ---- versions: the copies the forward runs in ------------------------------------------------
 
@@ -561,7 +456,7 @@ class HostBuilder {
   std::optional<size_t> lossWithPullback() const {
     if (!train() || steps_.empty()) return std::nullopt;
     const Step& s = steps_.back();
-    if (s.kind != StepKind::Launch || s.loop >= 0 || !differentiated(s) || !s.writes(r_.train->loss))
+    if (s.kind != StepKind::Launch || s.loop >= 0 || s.condition || !differentiated(s) || !s.writes(r_.train->loss))
       return std::nullopt;
     for (const BufferArg& b : s.buffers)
       if (b.writes && b.reads) return std::nullopt;
@@ -585,7 +480,7 @@ class HostBuilder {
       StmtList copies = copiesBefore(k);
       out.insert(out.end(), copies.begin(), copies.end());
       if (steps_[k].loop < 0) {
-        StmtList own = of(k);
+        StmtList own = guarded(k, of(k));
         out.insert(out.end(), own.begin(), own.end());
         ++k;
         continue;
@@ -593,7 +488,7 @@ class HostBuilder {
       const HostLoop& loop = loops_[steps_[k].loop];
       StmtList body;
       for (size_t j = loop.begin; j < loop.end; ++j) {
-        StmtList own = of(j);
+        StmtList own = guarded(j, of(j));
         body.insert(body.end(), own.begin(), own.end());
       }
       const Stmt& h = *loop.stmt;
@@ -601,6 +496,16 @@ class HostBuilder {
       k = loop.end;
     }
     return out;
+  }
+
+  // Step k's statements (or its pullback's) under the step's condition: the same in both sweeps.
+  StmtList guarded(size_t k, StmtList own) const {
+    const ExprPtr& condition = steps_[k].condition;
+    if (!condition || own.empty()) return own;
+    StmtPtr s = ifStmt(condition, own);
+    std::swap(s->comment, own.front()->comment);
+    s->loc = own.front()->loc;
+    return {s};
   }
 
   // A loop's body: the locals it declares that `body` uses, then `body`.
@@ -643,14 +548,14 @@ class HostBuilder {
     StmtList reverse;
     for (size_t k = steps_.size(); k-- > 0;) {
       if (steps_[k].loop < 0) {
-        StmtList own = pullbackOf(k);
+        StmtList own = guarded(k, pullbackOf(k));
         reverse.insert(reverse.end(), own.begin(), own.end());
         continue;
       }
       const HostLoop& loop = loops_[steps_[k].loop];
       StmtList body;
       for (size_t j = loop.end; j-- > loop.begin;) {
-        StmtList own = pullbackOf(j);
+        StmtList own = guarded(j, pullbackOf(j));
         body.insert(body.end(), own.begin(), own.end());
       }
       if (!body.empty())

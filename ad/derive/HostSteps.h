@@ -35,6 +35,7 @@ struct Step {
   std::map<std::string, std::string> before, after;  // buffer -> the version the step reads, leaves
   int loop = -1;                                     // the host loop it runs in (HostLevel's), or -1
   bool batched = false;                              // a strided batched GEMM
+  ir::ExprPtr condition = nullptr;                   // where it runs (the ifs of host code around it); null: always
 
   bool writes(const std::string& buffer) const;
   bool reads(const std::string& buffer) const;

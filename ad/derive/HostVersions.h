@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ad/analysis/Loops.h"
+#include "ad/derive/HostProgram.h"
 #include "ad/derive/HostSteps.h"
 #include "ad/ir/Names.h"
 
@@ -19,15 +20,6 @@ struct Version {
   std::string name, buffer;
   size_t createdBefore;  // the step before which it is made, as a copy of the version before it
   std::string copiedFrom;
-};
-
-// A counted loop of host code over steps (layers): for (int l = a; l < b; ++l).
-struct HostLoop {
-  const ir::Stmt* stmt;
-  analysis::CountedLoop header;
-  ir::StmtList locals;        // declared in its body, in order
-  size_t begin = 0, end = 0;  // its steps: [begin, end)
-  std::string trips;          // the local holding its number of iterations
 };
 
 // What a step in a loop overwrites in a buffer that the loop's pullbacks read: saved per

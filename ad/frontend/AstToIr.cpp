@@ -626,6 +626,8 @@ ir::ExprPtr Converter::convertCast(const CastExpr* c) {
     case CK_FunctionToPointerDecay:
     case CK_ToVoid:
       return convertExpr(c->getSubExpr());
+    case CK_PointerToBoolean:
+      return nullTest(c, c->getSubExpr(), true);
     case CK_IntegralToFloating:
     case CK_FloatingCast:
     case CK_FloatingToIntegral:

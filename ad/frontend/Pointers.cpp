@@ -174,8 +174,22 @@ ir::StmtPtr Converter::assignPointer(const Expr* whole, const Expr* target, ir::
   return ir::at(ir::assign(offset, ir::Op::Assign, p->offset ? p->offset : ir::number(0, kOffset)), at);
 }
 
+// `p != nullptr`, `p == NULL`, `if (p)`: whether an optional buffer, a pointer parameter, was given.
+ir::ExprPtr Converter::nullTest(const Expr* whole, const Expr* pointer, bool given) {
+  const auto* ref = dyn_cast<DeclRefExpr>(pointer->IgnoreParenImpCasts());
+  if (!ref || !isa<ParmVarDecl>(ref->getDecl()))
+    return unsupportedExpr(whole, "only a pointer parameter can be tested against null",
+                           "test the buffer parameter itself (bias != nullptr)");
+  ir::ExprPtr p = convertExpr(pointer);
+  return ir::binary(given ? ir::Op::Ne : ir::Op::Eq, p, ir::var("nullptr", p->type));
+}
+
 // `p != end` for two pointers into the same array compares their offsets.
 ir::ExprPtr Converter::comparePointers(const BinaryOperator* b) {
+  for (auto [tested, other] : {std::pair{b->getLHS(), b->getRHS()}, std::pair{b->getRHS(), b->getLHS()}})
+    if (other->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNotNull) &&
+        (b->getOpcode() == BO_EQ || b->getOpcode() == BO_NE))
+      return nullTest(b, tested, b->getOpcode() == BO_NE);
   std::optional<PointerValue> l = pointerValue(b->getLHS()), r = pointerValue(b->getRHS());
   if (!l || !r || ir::rootName(*l->base) != ir::rootName(*r->base))
     return unsupportedExpr(b, "only pointers into the same array can be compared", kPointerHint);

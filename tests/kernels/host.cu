@@ -76,3 +76,36 @@ void guarded(const float* x, float* h, float* y, int n) {
   guarded_square<<<(n + 63) / 64, 64>>>(x, h, n);
   guarded_square<<<(n + 63) / 64, 64>>>(h, y, n);
 }
+
+__global__ void add_bias(float* h, const float* bias, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) h[i] += bias[i % 4];
+}
+
+__global__ void square(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] * x[i];
+}
+
+// Pieces the host code chooses: a bias added in place where one is given, a squaring layer or a
+// copy, and a stage only for later layers, in a loop; both sides of each if are checked.
+// HOST: optional x=[64] bias=[4] w=[1] b=[1] h=[64] y=[320] loss=[1] n=64 layers=5 squared=1
+// HOST: optional x=[64] bias=[4] w=[1] b=[1] h=[64] y=[320] loss=[1] n=64 layers=1 squared=0
+// HOST: optional x=[64] bias=null w=[1] b=[1] h=[64] y=[320] loss=[1] n=64 layers=2 squared=1
+// TRAIN: optional params=w,b,bias optimizer=sgd x=[64] bias=[4] w=[1] b=[1] h=[64] y=[320] loss=[1] n=64 layers=3 squared=1
+// TRAIN: optional params=w,b optimizer=momentum x=[64] bias=[4] w=[1] b=[1] h=[64] y=[320] loss=[1] n=64 layers=2 squared=0
+void optional(const float* x, const float* bias, const float* w, const float* b, float* h, float* y, float* loss, int n,
+              int layers, int squared) {
+  scale_shift<<<(n + 63) / 64, 64>>>(x, w, b, h, n);
+  if (bias != nullptr) add_bias<<<(n + 63) / 64, 64>>>(h, bias, n);
+  if (squared) {
+    square<<<(n + 63) / 64, 64>>>(h, y, n);
+  } else {
+    cudaMemcpy(y, h, n * sizeof(float), cudaMemcpyDeviceToDevice);
+  }
+  for (int l = 1; l < layers; ++l) {
+    if (l > 2) bias_tanh<<<(n + 63) / 64, 64>>>(y + (l - 1) * n, bias, n / 4, 4);
+    scale_shift<<<(n + 63) / 64, 64>>>(y + (l - 1) * n, w, b, y + l * n, n);
+  }
+  squared_error<<<(n + 63) / 64, 64>>>(y + (layers - 1) * n, x, loss, n);
+}

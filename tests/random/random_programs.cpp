@@ -338,8 +338,8 @@ class Generator {
 
   // Host code over the kernels: two or three of them launched in a chain through an intermediate
   // buffer, perhaps in a loop over layers, the last perhaps on offsets into the buffers (and in
-  // place, when it adds into y); the
-  // output perhaps zeroed first, and a third output g written from h and y by a GEMM or a copy.
+  // place, when it adds into y) and under an if; the output perhaps zeroed first, and a third
+  // output g written from h and y by one of cuBLAS's GEMMs or a copy.
   std::string hostFunction() {
     int n = 64 * (2 + pick(3)) - pick(40);
     std::string first = kernels_[pick(kernels_.size())], second = kernels_[pick(kernels_.size())];
@@ -371,8 +371,12 @@ class Generator {
     } else {
       out += "  " + second + "<<<dim3(blocks), dim3(64), 0, stream>>>(h, p, y, n);\n";
     }
-    if (chance(50))
-      out += "  " + kernels_[pick(kernels_.size())] + "<<<blocks, 64, 0, stream>>>(h + 1, p, y + 1, n - 1);\n";
+    if (chance(50)) {
+      // perhaps only for sizes of one parity, or only where p is given: an if of host code
+      std::string launch = kernels_[pick(kernels_.size())] + "<<<blocks, 64, 0, stream>>>(h + 1, p, y + 1, n - 1);\n";
+      const char* conditions[] = {"", "if (n % 2 == 0) ", "if (p != nullptr) "};
+      out += "  " + std::string(conditions[pick(3)]) + launch;
+    }
     if (chance(50)) {
       out += "  const double half = 0.5, zero = 0.0;\n" + gemm();
     } else {
