@@ -35,12 +35,24 @@ std::string launcher(const Function& kernel) {
   std::string args;
   for (const Param& p : kernel.params)
     args += ", " + (p.role == Role::BlockSums ? "sums" : p.role == Role::VirtualBlocks ? "grid.x" : p.name);
+  std::string physical = "grid";
+  if (kernel.blocksInTurn) {
+    std::string columns = kernel.columnWidth ? ", static_cast<long long>(" + print(*kernel.columnWidth) + ")" : "";
+    body += kernel.columnWidth
+                ? "  // A few blocks per multiprocessor, each running forward blocks in turn, as many as keep\n"
+                  "  // each thread on one column of the adjoints it sums by column.\n"
+                : "  // A few blocks per multiprocessor, each running forward blocks in turn.\n";
+    body += "  dim3 resident = adjoint::resident_grid(" + kernel.name + ", grid, block, shmem" + columns + ");\n";
+    physical = "resident";
+  }
   if (!kernel.columnSums.empty()) {
+    // Slots per thread of the launch, or, summed by column in registers, per thread that runs.
     body +=
         "  // Each thread's slot for the adjoints added at its index modulo a width (a bias's), zeroed;\n"
         "  // their column sums are added below.\n"
         "  adjoint::Scratch scratch(stream);\n"
-        "  long long threads = static_cast<long long>(grid.x) * block.x;\n";
+        "  long long threads = static_cast<long long>(" +
+        std::string(kernel.columnWidth ? physical : "grid") + ".x) * block.x;\n";
     for (const Function::ColumnSum& c : kernel.columnSums) {
       std::string t = kernel.param(c.parts)->type.scalarSpelling();
       body += "  " + t + "* " + c.parts + " = scratch.take<" + t + ">(threads);\n";
@@ -49,14 +61,6 @@ std::string launcher(const Function& kernel) {
     for (const Function::ColumnSum& c : kernel.columnSums)
       body += "  if (cudaError_t e = cudaMemsetAsync(" + c.parts + ", 0, threads * sizeof(*" + c.parts +
               "), stream)) return e;\n";
-  }
-  std::string physical = "grid";
-  if (kernel.blocksInTurn) {
-    body +=
-        "  // A few blocks per multiprocessor, each running forward blocks in turn.\n"
-        "  dim3 resident = adjoint::resident_grid(" +
-        kernel.name + ", grid, block, shmem);\n";
-    physical = "resident";
   }
   if (kernel.blockSumSlots)
     body +=

@@ -22,10 +22,9 @@ bool runBlocksInTurn(Function& d) {
   if (!eligible || !usesBlock) return false;
   Type u = Type::integer("unsigned int", true);
   ExprPtr block = var("virtual_block", u), blocks = var("virtual_blocks", u);
-  // The sums' declarations (first) and their finish (last: one sum per slot, then the last
-  // block's additions) stay outside the loop.
-  auto first = d.body.begin() + d.blockSumSlots;
-  auto last = d.body.end() - (d.blockSumSlots + 1);
+  // The sums' declarations (first) and their finish (last) stay outside the loop.
+  auto first = d.body.begin() + d.sumsBefore;
+  auto last = d.body.end() - d.sumsAfter;
   StmtList perBlock(first, last);
   substitute(perBlock, std::map<std::string, ExprPtr>{{"blockIdx.x", block}, {"gridDim.x", blocks}});
   StmtPtr loop = forStmt(decl(block->text, u, var("blockIdx.x", u)), binary(Op::Lt, block, blocks),

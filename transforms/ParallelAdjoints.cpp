@@ -59,43 +59,35 @@ class Parallelizer {
 
   void run() {
     collectAccesses();
+    columnWidth_ = commonColumnWidth();
     visit(d_.body);
     zeroSharedAdjoints(d_.body);
-    if (sums_.empty()) return;
-    StmtList head, tail, finish;
-    ExprPtr storage = var("block_sums", blockSumsType());
-    Type none = Type::of(Scalar::Void);
-    for (size_t k = 0; k < sums_.size(); ++k) {
-      const ThreadSum& s = sums_[k];
-      Type t = s.target->type.element();
-      head.push_back(decl(s.name, t, number(0, t)));
-      ExprPtr slot = number(static_cast<double>(k), Type::integer("unsigned", true));
-      tail.push_back(eval(call("adjoint::sum_over_threads_into",
-                               {unary(Op::AddressOf, s.target), var(s.name, t), storage, slot}, none)));
-      finish.push_back(eval(call("adjoint::add_block_sums", {unary(Op::AddressOf, s.target), storage, slot}, none)));
-    }
-    d_.blockSumSlots = static_cast<unsigned>(sums_.size());
-    bool values = std::any_of(sums_.begin(), sums_.end(), [&](const ThreadSum& s) {
-      const Param* p = d_.param(s.target->operands[0]->text);
-      return p && p->role == Role::Primal;
-    });
-    head.front()->comment = std::string(tangents_ ? "tangents"
-                                        : values  ? "values and adjoints"
-                                                  : "adjoints") +
+    if (sums_.empty() && columns_.empty()) return;
+    StmtList head, tail;
+    for (const ThreadSum& s : sums_)
+      head.push_back(decl(s.name, s.target->type.element(), number(0, s.target->type.element())));
+    for (const ThreadSum& c : columns_)
+      head.push_back(decl(c.name, c.target->type.element(), number(0, c.target->type.element())));
+    head.front()->comment = std::string(tangents_  ? "tangents"
+                                        : values() ? "values and adjoints"
+                                                   : "adjoints") +
                             " every thread adds to the same address: summed in registers first";
-    tail.front()->comment =
-        "summed over the threads: one sum per block; the last block to finish adds them in a fixed order\n"
-        "(or, launched without block_sums, each block adds its sum with an atomicAdd)";
-    tail.push_back(ifStmt(call("adjoint::last_block_to_finish", {storage}, Type::of(Scalar::Bool)), finish));
+    if (!columns_.empty() && !sums_.empty()) head[sums_.size()]->comment = columnsComment();
+    if (sums_.empty()) head.front()->comment = columnsComment();
+    StmtList columns = finishColumns(), sums = finishSums();
+    tail.insert(tail.end(), columns.begin(), columns.end());
+    tail.insert(tail.end(), sums.begin(), sums.end());
     // Every thread takes part in the sums (they wait at barriers): a thread that returned early
     // (a forward mode keeps the forward's `if (i >= n) return;`) falls through to them instead.
     dropTailReturns(d_.body);
     walk(d_.body, [](const Stmt& s) {
-      if (s.kind == StmtKind::Return) throw InternalError("a return before the block sums of a kernel");
+      if (s.kind == StmtKind::Return) throw InternalError("a return before the register sums of a kernel");
     });
     d_.body.insert(d_.body.begin(), head.begin(), head.end());
     d_.body.insert(d_.body.end(), tail.begin(), tail.end());
-    d_.params.push_back(Param{"block_sums", blockSumsType(), Role::BlockSums});
+    d_.sumsBefore = static_cast<unsigned>(head.size());
+    d_.sumsAfter = static_cast<unsigned>(tail.size());
+    if (!sums_.empty()) d_.params.push_back(Param{"block_sums", blockSumsType(), Role::BlockSums});
   }
 
  private:
@@ -107,8 +99,91 @@ class Parallelizer {
   std::string suffix_;
   std::set<std::string> invariant_;  // scalar parameters the kernel never assigns
   std::vector<ThreadSum> sums_;
+  std::vector<ThreadSum> columns_;                        // register sums at the thread's column (target: x_bar[i % C])
+  ExprPtr columnWidth_;                                   // their C
   SourceLoc line_;                                        // of the forward statement whose adjoint is being visited
   std::map<std::string, std::vector<ExprPtr>> accesses_;  // adjoint array -> the indices it is used at
+
+  bool values() const {
+    return std::any_of(sums_.begin(), sums_.end(), [&](const ThreadSum& s) {
+      const Param* p = d_.param(s.target->operands[0]->text);
+      return p && p->role == Role::Primal;
+    });
+  }
+
+  std::string columnsComment() const {
+    return "adjoints a thread adds at its column (its index modulo " + print(*columnWidth_) +
+           "): summed in registers\nfirst; the blocks a thread runs in turn keep it on one column";
+  }
+
+  // One sum per block and address, added in a fixed order by the last block to finish.
+  StmtList finishSums() {
+    StmtList tail, finish;
+    ExprPtr storage = var("block_sums", blockSumsType());
+    Type none = Type::of(Scalar::Void);
+    for (size_t k = 0; k < sums_.size(); ++k) {
+      const ThreadSum& s = sums_[k];
+      ExprPtr slot = number(static_cast<double>(k), Type::integer("unsigned", true));
+      tail.push_back(
+          eval(call("adjoint::sum_over_threads_into",
+                    {unary(Op::AddressOf, s.target), var(s.name, s.target->type.element()), storage, slot}, none)));
+      finish.push_back(eval(call("adjoint::add_block_sums", {unary(Op::AddressOf, s.target), storage, slot}, none)));
+    }
+    d_.blockSumSlots = static_cast<unsigned>(sums_.size());
+    if (tail.empty()) return tail;
+    tail.front()->comment =
+        "summed over the threads: one sum per block; the last block to finish adds them in a fixed order\n"
+        "(or, launched without block_sums, each block adds its sum with an atomicAdd)";
+    tail.push_back(ifStmt(call("adjoint::last_block_to_finish", {storage}, Type::of(Scalar::Bool)), finish));
+    return tail;
+  }
+
+  // Each thread's column sums, added at its column once: with an atomicAdd, or, deterministic,
+  // into its slot of `parts`, which the launcher sums per column in a fixed order.
+  StmtList finishColumns() {
+    StmtList out;
+    Type u = Type::integer("unsigned int", true);
+    ExprPtr thread = add(mul(var("blockIdx.x", u), var("blockDim.x", u)), var("threadIdx.x", u));
+    for (const ThreadSum& c : columns_) {
+      ExprPtr bar = c.target->operands[0];
+      ExprPtr at = index(bar, binary(Op::Rem, thread, columnWidth_));
+      Type t = c.target->type.element();
+      if (!deterministic_) {  // a thread that added nothing (past the end; the buffer not given) adds nothing
+        StmtPtr s = assign(at, Op::Add, var(c.name, t));
+        s->atomic = true;
+        out.push_back(ifStmt(binary(Op::Ne, var(c.name, t), number(0, t)), {s}));
+        continue;
+      }
+      std::string parts = columnParts(bar->text, columnWidth_);
+      out.push_back(eval(call("adjoint::add_to_column",
+                              {var(parts, t.pointerTo(false)), cast(Type::integer("long long"), thread),
+                               unary(Op::AddressOf, at), var(c.name, t)},
+                              Type::of(Scalar::Void))));
+    }
+    if (!out.empty())
+      out.front()->comment = deterministic_
+                                 ? "each thread's column sums, into its slot: the launcher adds them per column"
+                                 : "each thread's column sums, added once";
+    return out;
+  }
+
+  // The width C shared by every adjoint the kernel adds at its index modulo C, if they share one
+  // (a thread then keeps one column): their sums go in registers.
+  ExprPtr commonColumnWidth() const {
+    if (!d_.kernel || tangents_) return nullptr;
+    ExprPtr width;
+    bool common = true;
+    walk(d_.body, [&](const Stmt& s) {
+      bool shared = false;
+      if (s.kind != StmtKind::Assign || (s.op != Op::Add && s.op != Op::Sub)) return;
+      ExprPtr target = memoryTarget(*s.lhs, shared);
+      if (!target || shared || !isColumnIndex(*target->operands[1])) return;
+      const ExprPtr& c = target->operands[1]->operands[1];
+      if (width && !sameExpr(*width, *c)) common = false;
+      width = c;
+    });
+    return common ? width : nullptr;
+  }
 
   // The adjoint of a scalar parameter of a device function lives in its caller's thread.
   bool isPrivate(const std::string& bar) const {
@@ -213,6 +288,16 @@ class Parallelizer {
       return;
     }
     if (tangents_) return;  // the forward's own atomicAdd, kept
+    // At a bias's index, i % C with every such index of the kernel modulo the same C: summed in a
+    // register (the launcher keeps each thread on one column), added once per thread.
+    if (!shared && d_.kernel && columnWidth_ && isColumnIndex(*target->operands[1])) {
+      s.lhs = var(columnSum(target), target->type.element());
+      s.atomic = false;
+      s.comment = withNote(s.comment, read + ": one column per thread: summed in a register, added below");
+      d_.needsOneDimensionalLaunch = true;
+      d_.columnWidth = columnWidth_;
+      return;
+    }
     // Deterministic adjoints at a bias's index: slots per thread, summed per column in a fixed
     // order. (Without --deterministic the atomics below measured faster: W2 on the H200, 5.46 ms
     // against 5.74 with column sums.)
@@ -297,6 +382,16 @@ class Parallelizer {
     for (const std::string& v : analysis::readVariables(e))
       if (!invariant_.count(v)) return false;
     return true;
+  }
+
+  // The register of the column sums of target's adjoint array.
+  std::string columnSum(const ExprPtr& target) {
+    const std::string& bar = target->operands[0]->text;
+    for (const ThreadSum& c : columns_)
+      if (c.target->operands[0]->text == bar) return c.name;
+    std::string name = names_.fresh(bar + "_column");
+    columns_.push_back({name, target});
+    return name;
   }
 
   std::string threadSum(const ExprPtr& target) {

@@ -165,10 +165,10 @@ const std::vector<Pass>& passes() {
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
          if (reverse(s) && (d.kernel || d.device)) transforms::parallelizeAdjoints(d, s.options.deterministic);
        })},
-      {"blocks-in-turn",
-       "reverse mode of kernels with per-block sums: run the forward's blocks in turn on fewer blocks",
+      {"blocks-in-turn", "reverse mode of kernels with register sums: run the forward's blocks in turn on fewer blocks",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
-         if (reverse(s) && d.kernel && d.blockSumSlots > 0) d.blocksInTurn = transforms::runBlocksInTurn(d);
+         if (reverse(s) && d.kernel && (d.blockSumSlots > 0 || d.columnWidth))
+           d.blocksInTurn = transforms::runBlocksInTurn(d);
        })},
       {"parallel-tangents", "forward mode of kernels: per-warp sums for the atomicAdds into one address",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {

@@ -65,6 +65,13 @@ struct Function {
     ExprPtr columns;  // over the kernel's scalar parameters
   };
   std::vector<ColumnSum> columnSums;
+  // The width C of the columns at which a kernel's thread adds adjoints (index modulo C), when it
+  // sums them in registers: its launcher runs blocks in turn only as many at a time as keep each
+  // thread on one column (adjoint::resident_grid's `columns`). Null: none.
+  ExprPtr columnWidth;
+  // The statements before and after the kernel's own work: register sums' declarations and their
+  // finish, which blocks in turn leave outside its loop.
+  unsigned sumsBefore = 0, sumsAfter = 0;
   // A kernel whose plain += of adjoints relies on threads differing in threadIdx.x alone.
   bool needsOneDimensionalLaunch = false;
   // A kernel that runs the forward's blocks in turn (transforms::runBlocksInTurn).

@@ -50,7 +50,7 @@ __global__ void add_partials(T* target, const T* partials, long long columns, lo
 // (enough threads to read at full bandwidth), then the chunks' sums.
 template <class T>
 cudaError_t add_column_sums(T* target, const T* parts, long long count, long long columns, cudaStream_t stream) {
-  if (count <= 0 || columns <= 0) return cudaSuccess;
+  if (count <= 0 || columns <= 0 || !target) return cudaSuccess;  // null: an optional buffer not given
   long long rows = (count + columns - 1) / columns;
   unsigned width = columns < 256 ? unsigned((columns + 31) / 32 * 32) : 256u;
   long long column_blocks = (columns + width - 1) / width;

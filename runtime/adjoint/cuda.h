@@ -6,6 +6,7 @@
 
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <thread>
 #include <tuple>
 
@@ -66,7 +67,7 @@ __device__ void sum_over_threads_into(T* target, T value, BlockSums sums, unsign
   if (thread_rank() != 0) return;
   if (sums.sums)
     sums.sums[size_t{slot} * grid_blocks() + block_rank()] = double(sum);
-  else
+  else if (target)  // null: the adjoint of an optional buffer not given (nothing was added)
     atomicAdd(target, sum);
 }
 
@@ -114,7 +115,7 @@ __device__ void add_block_sums(T* target, BlockSums s, unsigned slot) {
   unsigned blocks = grid_blocks(), groups = (blocks + kGroupBlocks - 1) / kGroupBlocks;
   double sum = blocks <= kGroupBlocks ? sum_in_order(s.sums + size_t{slot} * blocks, blocks)
                                       : sum_in_order(s.sums + size_t{s.slots} * blocks + size_t{slot} * groups, groups);
-  if (thread_rank() == 0) *target = T(*target + sum);
+  if (thread_rank() == 0 && target) *target = T(*target + sum);
 }
 
 // Makes *buffer hold at least `count` values, zeroed when it grows (stream-ordered: launches
@@ -197,6 +198,18 @@ dim3 resident_grid(void (*kernel)(Params...), dim3 grid, dim3 block, size_t shme
   unsigned resident = 2u * unsigned(processors) * unsigned(per_processor);
   return dim3(resident && resident < grid.x ? resident : grid.x);
 #endif
+}
+
+// The same for a kernel whose threads sum adjoints by column (their index modulo `columns`) in
+// registers: a multiple of the blocks whose threads span whole rows of columns, so that every
+// forward block a thread runs puts it on the same column; the forward's grid where none fits.
+template <class... Params>
+dim3 resident_grid(void (*kernel)(Params...), dim3 grid, dim3 block, size_t shmem, long long columns) {
+  dim3 resident = resident_grid(kernel, grid, block, shmem);
+  if (columns <= 0 || resident.x >= grid.x) return grid;
+  long long step = columns / std::gcd(columns, static_cast<long long>(block.x));
+  unsigned blocks = static_cast<unsigned>(resident.x / step * step);
+  return blocks == 0 ? grid : dim3(blocks);
 }
 
 // The adjoints of the warp shuffles: what the shuffled value v of this lane receives, when adj

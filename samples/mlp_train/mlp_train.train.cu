@@ -20,12 +20,12 @@ static cudaError_t softmax_cross_entropy_value_and_vjp_launch(
     dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, const float *logits,
     const int *labels, float *loss, int rows, int classes, float *logits_bar, float *loss_bar);
 static __global__ void add_bias_vjp(float *z, const float *bias, int rows, int features,
-                                    float *z_bar, float *bias_bar);
+                                    float *z_bar, float *bias_bar, unsigned int virtual_blocks);
 static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                        float *z, const float *bias, int rows, int features,
                                        float *z_bar, float *bias_bar);
 static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int features,
-                                     float *h_bar, float *bias_bar);
+                                     float *h_bar, float *bias_bar, unsigned int virtual_blocks);
 static cudaError_t bias_relu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                         float *h, const float *bias, int rows, int features,
                                         float *h_bar, float *bias_bar);
@@ -276,14 +276,27 @@ static cudaError_t softmax_cross_entropy_value_and_vjp_launch(
 }
 
 static __global__ void add_bias_vjp([[maybe_unused]] float *z, [[maybe_unused]] const float *bias,
-                                    int rows, int features, float *z_bar, float *bias_bar) {
-  // forward sweep
-  int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  // reverse sweep
-  // line 24: if (i < rows * features) z[i] += bias[i % features];
-  if (i < rows * features) {
-    // bias[i % features]: threads may share the index: atomicAdd
-    atomicAdd(&bias_bar[i % features], z_bar[i]);
+                                    int rows, int features, float *z_bar, float *bias_bar,
+                                    unsigned int virtual_blocks) {
+  // adjoints a thread adds at its column (its index modulo features): summed in registers
+  // first; the blocks a thread runs in turn keep it on one column
+  float bias_bar_column = 0.0f;
+  // the blocks of the forward's launch (virtual_blocks of them), each block running several
+  // in turn: fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add
+  for (unsigned int virtual_block = blockIdx.x; virtual_block < virtual_blocks;
+       virtual_block += gridDim.x) {
+    // forward sweep
+    int i = static_cast<int>(virtual_block * blockDim.x + threadIdx.x);
+    // reverse sweep
+    // line 24: if (i < rows * features) z[i] += bias[i % features];
+    if (i < rows * features) {
+      // bias[i % features]: one column per thread: summed in a register, added below
+      bias_bar_column += z_bar[i];
+    }
+  }
+  // each thread's column sums, added once
+  if (bias_bar_column != 0.0f) {
+    atomicAdd(&bias_bar[(blockIdx.x * blockDim.x + threadIdx.x) % features], bias_bar_column);
   }
 }
 
@@ -291,25 +304,44 @@ static __global__ void add_bias_vjp([[maybe_unused]] float *z, [[maybe_unused]] 
 static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                        float *z, const float *bias, int rows, int features,
                                        float *z_bar, float *bias_bar) {
-  return adjoint::launch(add_bias_vjp, grid, block, shmem, stream, z, bias, rows, features, z_bar,
-                         bias_bar);
+  // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
+  if (grid.y * grid.z * block.y * block.z != 1)
+    return cudaErrorInvalidValue;
+  // A few blocks per multiprocessor, each running forward blocks in turn, as many as keep
+  // each thread on one column of the adjoints it sums by column.
+  dim3 resident =
+      adjoint::resident_grid(add_bias_vjp, grid, block, shmem, static_cast<long long>(features));
+  return adjoint::launch(add_bias_vjp, resident, block, shmem, stream, z, bias, rows, features,
+                         z_bar, bias_bar, grid.x);
 }
 
 static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int features,
-                                     float *h_bar, float *bias_bar) {
-  // forward sweep
-  int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  // reverse sweep
-  // line 19: if (i < rows * features) h[i] = fmaxf(h[i] + bias[i % features], 0.0f);
-  if (i < rows * features) {
-    {
-      float h_bar_new = h_bar[i];
-      // h[i]: index injective over threads: plain =
-      h_bar[i] = h_bar_new * static_cast<float>(h[i] + bias[i % features] >= 0.0f ? 1 : 0);
-      // bias[i % features]: threads may share the index: atomicAdd
-      atomicAdd(&bias_bar[i % features],
-                h_bar_new * static_cast<float>(h[i] + bias[i % features] >= 0.0f ? 1 : 0));
+                                     float *h_bar, float *bias_bar, unsigned int virtual_blocks) {
+  // adjoints a thread adds at its column (its index modulo features): summed in registers
+  // first; the blocks a thread runs in turn keep it on one column
+  float bias_bar_column = 0.0f;
+  // the blocks of the forward's launch (virtual_blocks of them), each block running several
+  // in turn: fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add
+  for (unsigned int virtual_block = blockIdx.x; virtual_block < virtual_blocks;
+       virtual_block += gridDim.x) {
+    // forward sweep
+    int i = static_cast<int>(virtual_block * blockDim.x + threadIdx.x);
+    // reverse sweep
+    // line 19: if (i < rows * features) h[i] = fmaxf(h[i] + bias[i % features], 0.0f);
+    if (i < rows * features) {
+      {
+        float h_bar_new = h_bar[i];
+        // h[i]: index injective over threads: plain =
+        h_bar[i] = h_bar_new * static_cast<float>(h[i] + bias[i % features] >= 0.0f ? 1 : 0);
+        // bias[i % features]: one column per thread: summed in a register, added below
+        bias_bar_column +=
+            h_bar_new * static_cast<float>(h[i] + bias[i % features] >= 0.0f ? 1 : 0);
+      }
     }
+  }
+  // each thread's column sums, added once
+  if (bias_bar_column != 0.0f) {
+    atomicAdd(&bias_bar[(blockIdx.x * blockDim.x + threadIdx.x) % features], bias_bar_column);
   }
 }
 
@@ -320,6 +352,10 @@ static cudaError_t bias_relu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cud
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
-  return adjoint::launch(bias_relu_vjp, grid, block, shmem, stream, h, bias, rows, features, h_bar,
-                         bias_bar);
+  // A few blocks per multiprocessor, each running forward blocks in turn, as many as keep
+  // each thread on one column of the adjoints it sums by column.
+  dim3 resident =
+      adjoint::resident_grid(bias_relu_vjp, grid, block, shmem, static_cast<long long>(features));
+  return adjoint::launch(bias_relu_vjp, resident, block, shmem, stream, h, bias, rows, features,
+                         h_bar, bias_bar, grid.x);
 }

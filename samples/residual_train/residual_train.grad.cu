@@ -22,13 +22,14 @@ static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_
                                                     int classes, float *logits_bar,
                                                     float *loss_bar);
 static __global__ void add_bias_vjp(float *z, const float *bias, int rows, int features,
-                                    float *z_bar, float *bias_bar);
+                                    float *z_bar, float *bias_bar, unsigned int virtual_blocks);
 static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                        float *z, const float *bias, int rows, int features,
                                        float *z_bar, float *bias_bar);
 static __global__ void residual_tanh_vjp(const float *h, const float *t, const float *bias,
                                          float *out, int width, int batch, float *h_bar,
-                                         float *t_bar, float *bias_bar, float *out_bar);
+                                         float *t_bar, float *bias_bar, float *out_bar,
+                                         unsigned int virtual_blocks);
 static cudaError_t residual_tanh_vjp_launch(dim3 grid, dim3 block, size_t shmem,
                                             cudaStream_t stream, const float *h, const float *t,
                                             const float *bias, float *out, int width, int batch,
@@ -270,14 +271,27 @@ static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_
 }
 
 static __global__ void add_bias_vjp([[maybe_unused]] float *z, [[maybe_unused]] const float *bias,
-                                    int rows, int features, float *z_bar, float *bias_bar) {
-  // forward sweep
-  int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  // reverse sweep
-  // line 21: if (i < rows * features) z[i] += bias[i % features];
-  if (i < rows * features) {
-    // bias[i % features]: threads may share the index: atomicAdd
-    atomicAdd(&bias_bar[i % features], z_bar[i]);
+                                    int rows, int features, float *z_bar, float *bias_bar,
+                                    unsigned int virtual_blocks) {
+  // adjoints a thread adds at its column (its index modulo features): summed in registers
+  // first; the blocks a thread runs in turn keep it on one column
+  float bias_bar_column = 0.0f;
+  // the blocks of the forward's launch (virtual_blocks of them), each block running several
+  // in turn: fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add
+  for (unsigned int virtual_block = blockIdx.x; virtual_block < virtual_blocks;
+       virtual_block += gridDim.x) {
+    // forward sweep
+    int i = static_cast<int>(virtual_block * blockDim.x + threadIdx.x);
+    // reverse sweep
+    // line 21: if (i < rows * features) z[i] += bias[i % features];
+    if (i < rows * features) {
+      // bias[i % features]: one column per thread: summed in a register, added below
+      bias_bar_column += z_bar[i];
+    }
+  }
+  // each thread's column sums, added once
+  if (bias_bar_column != 0.0f) {
+    atomicAdd(&bias_bar[(blockIdx.x * blockDim.x + threadIdx.x) % features], bias_bar_column);
   }
 }
 
@@ -285,27 +299,46 @@ static __global__ void add_bias_vjp([[maybe_unused]] float *z, [[maybe_unused]] 
 static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                        float *z, const float *bias, int rows, int features,
                                        float *z_bar, float *bias_bar) {
-  return adjoint::launch(add_bias_vjp, grid, block, shmem, stream, z, bias, rows, features, z_bar,
-                         bias_bar);
+  // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
+  if (grid.y * grid.z * block.y * block.z != 1)
+    return cudaErrorInvalidValue;
+  // A few blocks per multiprocessor, each running forward blocks in turn, as many as keep
+  // each thread on one column of the adjoints it sums by column.
+  dim3 resident =
+      adjoint::resident_grid(add_bias_vjp, grid, block, shmem, static_cast<long long>(features));
+  return adjoint::launch(add_bias_vjp, resident, block, shmem, stream, z, bias, rows, features,
+                         z_bar, bias_bar, grid.x);
 }
 
 static __global__ void residual_tanh_vjp([[maybe_unused]] const float *h, const float *t,
                                          const float *bias, [[maybe_unused]] float *out, int width,
                                          int batch, float *h_bar, float *t_bar, float *bias_bar,
-                                         float *out_bar) {
-  // forward sweep
-  int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  // reverse sweep
-  // line 16: if (i < width * batch) out[i] = h[i] + tanhf(t[i] + bias[i % width]);
-  if (i < width * batch) {
-    // h[i]: index injective over threads: plain +=
-    h_bar[i] += out_bar[i];
-    const float tanh_value = std::tanh(t[i] + bias[i % width]);
-    // t[i]: index injective over threads: plain +=
-    t_bar[i] += out_bar[i] * (1.0f - tanh_value * tanh_value);
-    // bias[i % width]: threads may share the index: atomicAdd
-    atomicAdd(&bias_bar[i % width], out_bar[i] * (1.0f - tanh_value * tanh_value));
-    out_bar[i] = 0.0f;
+                                         float *out_bar, unsigned int virtual_blocks) {
+  // adjoints a thread adds at its column (its index modulo width): summed in registers
+  // first; the blocks a thread runs in turn keep it on one column
+  float bias_bar_column = 0.0f;
+  // the blocks of the forward's launch (virtual_blocks of them), each block running several
+  // in turn: fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add
+  for (unsigned int virtual_block = blockIdx.x; virtual_block < virtual_blocks;
+       virtual_block += gridDim.x) {
+    // forward sweep
+    int i = static_cast<int>(virtual_block * blockDim.x + threadIdx.x);
+    // reverse sweep
+    // line 16: if (i < width * batch) out[i] = h[i] + tanhf(t[i] + bias[i % width]);
+    if (i < width * batch) {
+      // h[i]: index injective over threads: plain +=
+      h_bar[i] += out_bar[i];
+      const float tanh_value = std::tanh(t[i] + bias[i % width]);
+      // t[i]: index injective over threads: plain +=
+      t_bar[i] += out_bar[i] * (1.0f - tanh_value * tanh_value);
+      // bias[i % width]: one column per thread: summed in a register, added below
+      bias_bar_column += out_bar[i] * (1.0f - tanh_value * tanh_value);
+      out_bar[i] = 0.0f;
+    }
+  }
+  // each thread's column sums, added once
+  if (bias_bar_column != 0.0f) {
+    atomicAdd(&bias_bar[(blockIdx.x * blockDim.x + threadIdx.x) % width], bias_bar_column);
   }
 }
 
@@ -318,6 +351,10 @@ static cudaError_t residual_tanh_vjp_launch(dim3 grid, dim3 block, size_t shmem,
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
-  return adjoint::launch(residual_tanh_vjp, grid, block, shmem, stream, h, t, bias, out, width,
-                         batch, h_bar, t_bar, bias_bar, out_bar);
+  // A few blocks per multiprocessor, each running forward blocks in turn, as many as keep
+  // each thread on one column of the adjoints it sums by column.
+  dim3 resident =
+      adjoint::resident_grid(residual_tanh_vjp, grid, block, shmem, static_cast<long long>(width));
+  return adjoint::launch(residual_tanh_vjp, resident, block, shmem, stream, h, t, bias, out, width,
+                         batch, h_bar, t_bar, bias_bar, out_bar, grid.x);
 }

@@ -50,14 +50,27 @@ __global__ void bias_gelu_rows(const float* x, const float* bias, const float* s
   y[i] = h * 0.5f * (1.0f + tanhf(0.79788456f * (h + 0.044715f * h * h * h)));
 }
 
-// An optional bias, tested against null as tuned kernels test one: checked given and not given.
-// KERNEL: optional_bias grid=2 block=64 x=[100] bias=[4] y=[100] n=100
-// KERNEL: optional_bias grid=2 block=64 x=[100] bias=null y=[100] n=100
-__global__ void optional_bias(const float* x, const float* bias, float* y, int n) {
+// An optional bias and scale, tested against null as tuned kernels test them: checked given and
+// not given (their adjoints, summed per column and per block, are then not written either).
+// KERNEL: optional_bias grid=3 block=64 x=[150] bias=[4] scale=[1] y=[150] n=150
+// KERNEL: optional_bias grid=3 block=64 x=[150] bias=null scale=null y=[150] n=150
+// KERNEL: optional_bias grid=3 block=64 x=[150] bias=null scale=[1] y=[150] n=150 deterministic
+__global__ void optional_bias(const float* x, const float* bias, const float* scale, float* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   float v = x[i] * x[i];
   if (bias != nullptr) v += bias[i % 4];
   if (!bias) v *= 0.5f;
+  if (scale) v *= scale[0];
   y[i] = v;
+}
+
+// A bias over rows of 64 with 32-thread blocks and more blocks than run at once: each thread runs
+// several of the forward's blocks, all on one column, and sums the bias's adjoint in a register
+// (on the CPU execution two blocks of 32 threads run the eight, a row of 64 columns between them).
+// KERNEL: bias_rows grid=8 block=32 x=[250] bias=[64] y=[250] C=64 n=250
+// KERNEL: bias_rows grid=8 block=32 x=[250] bias=[64] y=[250] C=64 n=250 deterministic
+__global__ void bias_rows(const float* x, const float* bias, float* y, int C, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = tanhf(x[i] + bias[i % C]) * bias[i % C];
 }
