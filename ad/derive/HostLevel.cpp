@@ -68,6 +68,7 @@ class HostBuilder {
     findActive();
     plan_ = planVersions(steps_, loops_, f_, mode_ == Mode::Reverse, train(), names_);
     if (train()) starts_ = planAdjointStarts(steps_, pullbackBuffers(), r_.train->loss);
+    planUpdatesInPullbacks();
     g.body = locals_;
     StmtList scratch = allocateScratch();
     g.body.insert(g.body.end(), scratch.begin(), scratch.end());
@@ -91,6 +92,9 @@ class HostBuilder {
   const ExprPtr& stream_ = program_.stream;
   VersionPlan plan_;
   AdjointStarts starts_;  // a training step's adjoints that GEMM pullbacks write first
+  // SGD: trained parameters that the GEMM pullback computing their gradient updates itself (the
+  // gradient never goes to memory), by the step of that GEMM.
+  std::map<std::string, size_t> updatedInPullback_;
   std::string status_, scratch_;
   std::map<std::string, std::string> counts_;  // buffer -> the local holding its extent
   // The buffers with adjoints: every floating one in f_vjp; in a training step, those that depend
@@ -254,7 +258,7 @@ class HostBuilder {
     if (train())
       for (const std::string& b : withAdjoint_) {
         declareCount(b, out);
-        out.push_back(take(b + "_bar", b));
+        if (!updatedInPullback_.count(b)) out.push_back(take(b + "_bar", b));
       }
     out.push_back(ifStmt(unary(Op::Not, var(scratch_, kScratch)), {ret(call(scratch_ + ".status", {}, kError))}));
     if (train()) {
@@ -438,7 +442,9 @@ class HostBuilder {
         out.push_back(var("nullptr", Type::of(Scalar::Void).pointerTo(false)));
         continue;
       }
-      ExprPtr d = var(b->buffer + suffix(), derivativeType(b->buffer));
+      // A parameter its pullback updates takes its gradient's place (gemm_vjp's SgdOn).
+      ExprPtr d = updatedInPullback_.count(b->buffer) ? var(b->buffer, f_.param(b->buffer)->type)
+                                                      : var(b->buffer + suffix(), derivativeType(b->buffer));
       out.push_back(b->offset ? binary(Op::Add, d, b->offset) : d);
     }
     return out;
@@ -595,21 +601,35 @@ class HostBuilder {
     bool unread = starts_.cBarUnread.count(k) > 0;
     if (first == starts_.startsAt.end() && !unread) return nullptr;
     const Step& s = steps_[k];
-    std::vector<ExprPtr> fresh;
-    std::string written;
+    std::vector<ExprPtr> args;
+    std::string written, updated = "None";
     for (size_t operand : {0, 1}) {
       const std::string& b = s.buffers[operand].buffer;
       bool starts = first != starts_.startsAt.end() && first->second.count(b);
-      fresh.push_back(starts ? count(b) : number(0, kCount));
-      if (starts) written += (written.empty() ? "" : " and ") + b + "_bar";
+      bool update = starts && updatedInPullback_.count(b);
+      args.push_back(starts && !update ? count(b) : number(0, kCount));
+      if (update) {
+        updated = operand == 0 ? "A" : "B";
+        note = b + " updated here (SGD): the GEMM computing its gradient adds -lr times it into " + b;
+      } else if (starts) {
+        written += (written.empty() ? "" : " and ") + b + "_bar";
+      }
     }
-    fresh.push_back(var(unread ? "adjoint::CBar::Unread" : "adjoint::CBar::Read", Type::opaque("adjoint::CBar")));
-    note = written.empty() ? ""
-                           : written + (written.find(" and ") == std::string::npos ? " starts" : " start") +
-                                 " here: written, not added to (never zeroed)";
+    args.push_back(var(unread ? "adjoint::CBar::Unread" : "adjoint::CBar::Read", Type::opaque("adjoint::CBar")));
+    if (updated != "None") {
+      args.push_back(var("adjoint::SgdOn::" + updated, Type::opaque("adjoint::SgdOn")));
+      args.push_back(var("lr", f_.param(s.buffers[updated == "A" ? 0 : 1].buffer)->type.element()));
+    }
+    if (!written.empty())
+      note += (note.empty() ? "" : "\n") + written +
+              (written.find(" and ") == std::string::npos ? " starts" : " start") +
+              " here: written, not added to (never zeroed)";
     if (unread)
-      note += (note.empty() ? "" : "; ") + std::string("nothing reads ") + s.buffers[2].buffer + "_bar after this";
-    return call("adjoint::GemmAdjoints", fresh, Type::opaque("adjoint::GemmAdjoints"));
+      note += (note.empty()      ? ""
+               : written.empty() ? "\n"
+                                 : "; ") +
+              std::string("nothing reads ") + s.buffers[2].buffer + "_bar after this";
+    return call("adjoint::GemmAdjoints", args, Type::opaque("adjoint::GemmAdjoints"));
   }
 
   // A training step leaves the buffers f writes as f would: their last versions copied back.
@@ -627,12 +647,38 @@ class HostBuilder {
     return out;
   }
 
+  // The update of the trained parameters their pullbacks did not update, in one launch.
   StmtList updateParameters() const {
-    Type element = f_.param(r_.train->params.front())->type.element();
-    StmtPtr update =
-        updateStatement(*r_.train, element, [&](const std::string& p) { return count(p); }, stream_, status());
-    update->comment = "the update (" + r_.train->optimizer + ") of the trained parameters, all in one launch";
+    TrainStep rest = *r_.train;
+    rest.params.clear();
+    for (const std::string& p : r_.train->params)
+      if (!updatedInPullback_.count(p)) rest.params.push_back(p);
+    if (rest.params.empty()) return {};
+    Type element = f_.param(rest.params.front())->type.element();
+    StmtPtr update = updateStatement(rest, element, [&](const std::string& p) { return count(p); }, stream_, status());
+    update->comment = "the update (" + rest.optimizer + ") of the trained parameters" +
+                      (updatedInPullback_.empty() ? "" : " their GEMMs did not update") + ", all in one launch";
     return {update};
+  }
+
+  // SGD folded into GEMM pullbacks: a trained parameter whose gradient one GEMM's pullback alone
+  // computes, writing it first (AdjointStarts: outside loops and ifs, the whole buffer), is
+  // updated by that GEMM; one parameter per GEMM.
+  void planUpdatesInPullbacks() {
+    if (!train() || r_.train->optimizer != "sgd") return;
+    std::vector<std::vector<const BufferArg*>> buffers = pullbackBuffers();
+    std::set<size_t> updating;
+    for (const std::string& p : r_.train->params) {
+      std::vector<size_t> takers;
+      for (size_t k = 0; k < steps_.size(); ++k)
+        if (std::any_of(buffers[k].begin(), buffers[k].end(), [&](const BufferArg* b) { return b && b->buffer == p; }))
+          takers.push_back(k);
+      if (takers.size() != 1 || steps_[takers[0]].kind != StepKind::Gemm || updating.count(takers[0])) continue;
+      auto first = starts_.startsAt.find(takers[0]);
+      if (first == starts_.startsAt.end() || !first->second.count(p)) continue;
+      updatedInPullback_[p] = takers[0];
+      updating.insert(takers[0]);
+    }
   }
 
   // Each step's tangent, then (but for a kernel's jvp, which also computes what the kernel does)

@@ -78,11 +78,18 @@ enum class CBar { Read, Unread };
 // (of that many elements) holds no adjoint yet and was not zeroed: the pullback writes it (beta 0)
 // when op(A)'s matrix covers all of it, else zeroes it first and adds. Likewise B_bar_fresh.
 // C_bar = CBar::Unread: nothing reads C_bar after the pullback, which leaves it as it is.
+// SgdOn::A (B): SGD folded into the pullback. A_bar is A itself (a trained parameter whose only
+// gradient this is): the GEMM that computes the gradient adds -lr times it into A, after B's
+// adjoint, which reads A, is computed; the gradient never goes to memory.
+enum class SgdOn { None, A, B };
 struct GemmAdjoints {
   long long A_bar_fresh = 0, B_bar_fresh = 0;
   CBar C_bar = CBar::Read;
+  SgdOn sgd = SgdOn::None;
+  double lr = 0;
   GemmAdjoints() = default;
-  GemmAdjoints(long long a_fresh, long long b_fresh, CBar c) : A_bar_fresh(a_fresh), B_bar_fresh(b_fresh), C_bar(c) {}
+  GemmAdjoints(long long a_fresh, long long b_fresh, CBar c, SgdOn sgd = SgdOn::None, double lr = 0)
+      : A_bar_fresh(a_fresh), B_bar_fresh(b_fresh), C_bar(c), sgd(sgd), lr(lr) {}
 };
 
 // A strided batch of GEMMs (cublas<t>gemmStridedBatched): GEMM i reads A + i stride_A and
@@ -185,21 +192,34 @@ cudaError_t gemm_vjp(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t t
   using detail::Strided;
   const Strided<const T> A_{A, lda, batch.stride_A}, B_{B, ldb, batch.stride_B}, C_bar_{C_bar, ldc, batch.stride_C};
   const int count = batch.count;
-  T beta_A, beta_B;
-  cudaError_t e = ta == CUBLAS_OP_N ? detail::adjoint_beta(h, A_bar, m, k, lda, adjoints.A_bar_fresh, count, &beta_A)
-                                    : detail::adjoint_beta(h, A_bar, k, m, lda, adjoints.A_bar_fresh, count, &beta_A);
-  Strided<T> A_bar_{A_bar, lda, batch.stride_A}, B_bar_{B_bar, ldb, batch.stride_B};
-  if (e == cudaSuccess && A_bar && ta == CUBLAS_OP_N)
-    e = detail::gemm_each(h, CUBLAS_OP_N, transposed(tb), m, k, n, alpha, C_bar_, B_, &beta_A, A_bar_, count, math);
-  else if (e == cudaSuccess && A_bar)
-    e = detail::gemm_each(h, tb, CUBLAS_OP_T, k, m, n, alpha, B_, C_bar_, &beta_A, A_bar_, count, math);
-  if (e == cudaSuccess)
-    e = tb == CUBLAS_OP_N ? detail::adjoint_beta(h, B_bar, k, n, ldb, adjoints.B_bar_fresh, count, &beta_B)
-                          : detail::adjoint_beta(h, B_bar, n, k, ldb, adjoints.B_bar_fresh, count, &beta_B);
-  if (e == cudaSuccess && B_bar && tb == CUBLAS_OP_N)
-    e = detail::gemm_each(h, transposed(ta), CUBLAS_OP_N, k, n, m, alpha, A_, C_bar_, &beta_B, B_bar_, count, math);
-  else if (e == cudaSuccess && B_bar)
-    e = detail::gemm_each(h, CUBLAS_OP_T, ta, n, k, m, alpha, C_bar_, A_, &beta_B, B_bar_, count, math);
+  const T one = 1, step = T(-adjoints.lr) * *alpha;
+  auto adjoint_of_A = [&] {
+    T beta_A;
+    const T* scale = adjoints.sgd == SgdOn::A ? &step : alpha;
+    cudaError_t e = ta == CUBLAS_OP_N ? detail::adjoint_beta(h, A_bar, m, k, lda, adjoints.A_bar_fresh, count, &beta_A)
+                                      : detail::adjoint_beta(h, A_bar, k, m, lda, adjoints.A_bar_fresh, count, &beta_A);
+    const T* into = adjoints.sgd == SgdOn::A ? &one : &beta_A;
+    Strided<T> A_bar_{A_bar, lda, batch.stride_A};
+    if (e != cudaSuccess || !A_bar) return e;
+    if (ta == CUBLAS_OP_N)
+      return detail::gemm_each(h, CUBLAS_OP_N, transposed(tb), m, k, n, scale, C_bar_, B_, into, A_bar_, count, math);
+    return detail::gemm_each(h, tb, CUBLAS_OP_T, k, m, n, scale, B_, C_bar_, into, A_bar_, count, math);
+  };
+  auto adjoint_of_B = [&] {
+    T beta_B;
+    const T* scale = adjoints.sgd == SgdOn::B ? &step : alpha;
+    cudaError_t e = tb == CUBLAS_OP_N ? detail::adjoint_beta(h, B_bar, k, n, ldb, adjoints.B_bar_fresh, count, &beta_B)
+                                      : detail::adjoint_beta(h, B_bar, n, k, ldb, adjoints.B_bar_fresh, count, &beta_B);
+    const T* into = adjoints.sgd == SgdOn::B ? &one : &beta_B;
+    Strided<T> B_bar_{B_bar, ldb, batch.stride_B};
+    if (e != cudaSuccess || !B_bar) return e;
+    if (tb == CUBLAS_OP_N)
+      return detail::gemm_each(h, transposed(ta), CUBLAS_OP_N, k, n, m, scale, A_, C_bar_, into, B_bar_, count, math);
+    return detail::gemm_each(h, CUBLAS_OP_T, ta, n, k, m, scale, C_bar_, A_, into, B_bar_, count, math);
+  };
+  // An operand updated in place goes last: the other operand's adjoint reads it.
+  cudaError_t e = adjoints.sgd == SgdOn::A ? adjoint_of_B() : adjoint_of_A();
+  if (e == cudaSuccess) e = adjoints.sgd == SgdOn::A ? adjoint_of_A() : adjoint_of_B();
   for (int i = 0; i < count && e == cudaSuccess && adjoints.C_bar == CBar::Read; ++i)
     e = scale(h, m, n, beta, C_bar + i * batch.stride_C, ldc);
   return e;

@@ -90,15 +90,6 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
   float *H2_1 = scratch.take<float>(H2_count);
   float *H1_bar = scratch.take<float>(H1_count);
   float *H2_bar = scratch.take<float>(H2_count);
-  // elements of W1 the forward touches
-  long long W1_count = static_cast<long long>(D) * (H - 1) + D;
-  float *W1_bar = scratch.take<float>(W1_count);
-  // elements of W2 the forward touches
-  long long W2_count = static_cast<long long>(H) * (H - 1) + H;
-  float *W2_bar = scratch.take<float>(W2_count);
-  // elements of W3 the forward touches
-  long long W3_count = static_cast<long long>(H) * (C - 1) + H;
-  float *W3_bar = scratch.take<float>(W3_count);
   // elements of Z the forward touches
   long long Z_count =
       std::max<long long>(static_cast<long long>(C) * (B - 1) + C,
@@ -153,31 +144,33 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
   status = add_bias_vjp_launch((B * C + threads - 1) / threads, threads, 0, 0, Z, b3, B, C, Z_bar,
                                b3_bar);
   // line 59: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, Z, C);
-  // W3_bar and H2_bar start here: written, not added to (never zeroed); nothing reads Z_bar after this
-  status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero,
-                             C, W3_bar, H2_bar, Z_bar,
-                             adjoint::GemmAdjoints(W3_count, H2_count, adjoint::CBar::Unread));
+  // W3 updated here (SGD): the GEMM computing its gradient adds -lr times it into W3
+  // H2_bar starts here: written, not added to (never zeroed); nothing reads Z_bar after this
+  status = adjoint::gemm_vjp(
+      handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, C, W3, H2_bar, Z_bar,
+      adjoint::GemmAdjoints(0, H2_count, adjoint::CBar::Unread, adjoint::SgdOn::A, lr));
   // line 58: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H2, b2, B, H);
   status = bias_relu_vjp_launch((B * H + threads - 1) / threads, threads, 0, 0, H2_1, b2, B, H,
                                 H2_bar, b2_bar);
   // line 57: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
-  // W2_bar and H1_bar start here: written, not added to (never zeroed); nothing reads H2_bar after this
-  status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero,
-                             H, W2_bar, H1_bar, H2_bar,
-                             adjoint::GemmAdjoints(W2_count, H1_count, adjoint::CBar::Unread));
+  // W2 updated here (SGD): the GEMM computing its gradient adds -lr times it into W2
+  // H1_bar starts here: written, not added to (never zeroed); nothing reads H2_bar after this
+  status = adjoint::gemm_vjp(
+      handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H, W2, H1_bar, H2_bar,
+      adjoint::GemmAdjoints(0, H1_count, adjoint::CBar::Unread, adjoint::SgdOn::A, lr));
   // line 56: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H1, b1, B, H);
   status = bias_relu_vjp_launch((B * H + threads - 1) / threads, threads, 0, 0, H1_1, b1, B, H,
                                 H1_bar, b1_bar);
   // line 55: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
-  // W1_bar starts here: written, not added to (never zeroed); nothing reads H1_bar after this
-  status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H,
-                             W1_bar, nullptr, H1_bar,
-                             adjoint::GemmAdjoints(W1_count, 0, adjoint::CBar::Unread));
-  // the update (sgd) of the trained parameters, all in one launch
-  status = adjoint::sgd_all(
-      0, lr, adjoint::Update(W1, W1_bar, W1_count), adjoint::Update(b1, b1_bar, b1_count),
-      adjoint::Update(W2, W2_bar, W2_count), adjoint::Update(b2, b2_bar, b2_count),
-      adjoint::Update(W3, W3_bar, W3_count), adjoint::Update(b3, b3_bar, b3_count));
+  // W1 updated here (SGD): the GEMM computing its gradient adds -lr times it into W1
+  // nothing reads H1_bar after this
+  status = adjoint::gemm_vjp(
+      handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H, W1, nullptr, H1_bar,
+      adjoint::GemmAdjoints(0, 0, adjoint::CBar::Unread, adjoint::SgdOn::A, lr));
+  // the update (sgd) of the trained parameters their GEMMs did not update, all in one launch
+  status = adjoint::sgd_all(0, lr, adjoint::Update(b1, b1_bar, b1_count),
+                            adjoint::Update(b2, b2_bar, b2_count),
+                            adjoint::Update(b3, b3_bar, b3_count));
   return status;
 }
 
