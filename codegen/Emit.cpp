@@ -90,6 +90,14 @@ bool usesTape(const std::vector<Function>& fs) {
   return found;
 }
 
+// Whether the functions keep a user's assert(c).
+bool usesAssert(const std::vector<Function>& fs) {
+  bool found = false;
+  for (const Function& f : fs)
+    walkExprs(f.body, [&](const Expr& e) { found |= e.kind == ExprKind::Call && e.text == "assert"; });
+  return found;
+}
+
 // The standard headers the signatures of `fs` need: <cstddef> for size_t, <cstdint> for int64_t.
 std::string signatureIncludes(const std::vector<Function>& fs) {
   bool cstddef = false, cstdint = false;
@@ -207,8 +215,11 @@ namespace {
 void emitPreamble(std::ostringstream& src, const Module& original, const std::vector<Function>& copies,
                   const std::vector<Function>& derivatives, const EmitOptions& options) {
   bool tape = usesTape(derivatives);
+  std::vector<Function> all = copies;
+  all.insert(all.end(), derivatives.begin(), derivatives.end());
   if (!options.headerName.empty()) src << "#include \"" << options.headerName << "\"\n\n";
-  src << "#include <cmath>\n" << (tape ? "#include <vector>\n" : "") << "\n";
+  src << (usesAssert(all) ? "#include <cassert>\n" : "") << "#include <cmath>\n"
+      << (tape ? "#include <vector>\n" : "") << "\n";
   if (isCuda(derivatives))
     src << "#include \"adjoint/cuda.h\"\n"
         << (usesCublas(derivatives) ? "#include \"adjoint/cublas.h\"\n" : "")
@@ -223,8 +234,6 @@ void emitPreamble(std::ostringstream& src, const Module& original, const std::ve
     src << "// Takes the most recent value off a tape.\n"
            "template <class T> static T adjoint_pop(std::vector<T>& tape) {\n"
            "  T value = tape.back();\n  tape.pop_back();\n  return value;\n}\n\n";
-  std::vector<Function> all = copies;
-  all.insert(all.end(), derivatives.begin(), derivatives.end());
   std::vector<std::shared_ptr<const StructInfo>> structs = structsUsed(all);
   if (!structs.empty())
     src << "// The forward program's structs (identical definitions, as the one-definition rule asks).\n";

@@ -498,7 +498,11 @@ void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
     out.push_back(
         ir::at(ir::ret(rs->getRetValue() ? convertExpr(rs->getRetValue()) : nullptr), loc(rs->getBeginLoc())));
   } else if (const auto* e = dyn_cast<Expr>(s)) {
-    if (const auto* launch = dyn_cast<CUDAKernelCallExpr>(e->IgnoreImplicit())) {
+    if (const Expr* condition = assertedCondition(e)) {
+      // assert(c): kept as the user wrote it; a condition of values alone, it has no derivative.
+      out.push_back(ir::at(ir::eval(ir::call("assert", {convertExpr(condition)}, ir::Type::of(ir::Scalar::Void))),
+                           loc(e->getBeginLoc())));
+    } else if (const auto* launch = dyn_cast<CUDAKernelCallExpr>(e->IgnoreImplicit())) {
       if (ir::StmtPtr l = convertLaunch(launch)) out.push_back(l);
     } else if (const auto* call = dyn_cast<CallExpr>(e->IgnoreImplicit()); call && isLibraryCall(call)) {
       if (ir::StmtPtr l = convertLibraryCall(call)) out.push_back(l);
@@ -507,6 +511,12 @@ void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
     } else if (const auto* call = dyn_cast<CallExpr>(e->IgnoreImplicit());
                call && call->getDirectCallee() && call->getDirectCallee()->getName() == "atomicAdd") {
       if (ir::StmtPtr a = convertAtomicAdd(call)) out.push_back(a);
+    } else if (const auto* call = dyn_cast<CallExpr>(e->IgnoreImplicit());
+               call && call->getDirectCallee() && cuda::isCachedStore(call->getDirectCallee()->getName()) &&
+               call->getNumArgs() == 2) {
+      // __stcs(&y[i], v): the store y[i] = v (the generated code stores plainly).
+      ir::ExprPtr target = elementAt(call->getArg(0), ir::number(0, ir::Type::integer()));
+      out.push_back(ir::at(ir::assign(target, ir::Op::Assign, convertExpr(call->getArg(1))), loc(e->getBeginLoc())));
     } else if (isa<CallExpr>(e->IgnoreImplicit())) {
       out.push_back(ir::at(ir::eval(convertExpr(e)), loc(e->getBeginLoc())));
     } else if (!isa<BinaryOperator>(e->IgnoreParens())) {
@@ -761,9 +771,22 @@ ir::ExprPtr Converter::convertBinary(const BinaryOperator* b) {
   return ir::binary(*op, lhs, rhs);
 }
 
+// The condition of `assert(c)`, which expands to `static_cast<bool>(c) ? void(0) : <failure>`;
+// null for any other statement.
+const Expr* Converter::assertedCondition(const Expr* e) const {
+  SourceLocation at = e->getBeginLoc();
+  if (!at.isMacroID() || Lexer::getImmediateMacroName(at, sm_, ctx_.getLangOpts()) != "assert") return nullptr;
+  const auto* c = dyn_cast<ConditionalOperator>(e->IgnoreParenImpCasts());
+  return c ? c->getCond()->IgnoreParenImpCasts() : nullptr;
+}
+
 ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   const FunctionDecl* fd = call->getDirectCallee();
   if (!fd) return unsupportedExpr(call, "indirect calls are not supported", "call the function by name");
+  // __ldg(&x[i]), __ldcs(x + i): the load x[i] (the generated code loads it plainly; the hint is
+  // about caching alone).
+  if (cuda::isCachedLoad(fd->getName()) && call->getNumArgs() == 1)
+    return elementAt(call->getArg(0), ir::number(0, ir::Type::integer()));
   // Host code passes pointers into buffers (xs + l * n) to the host functions it calls.
   bool host = isHostCode(fd->getDefinition());
   std::vector<ir::ExprPtr> args;

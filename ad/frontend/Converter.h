@@ -115,6 +115,7 @@ class Converter {
   void declarePointer(const VarDecl* vd, ir::StmtList& out);
   ir::StmtPtr assignPointer(const Expr* whole, const Expr* target, ir::Op op, const Expr* value);
   ir::ExprPtr comparePointers(const BinaryOperator* b);
+  const Expr* assertedCondition(const Expr* e) const;
   ir::ExprPtr nullTest(const Expr* whole, const Expr* pointer, bool given);
   ir::ExprPtr placeholder() { return ir::number(0, ir::Type::of(ir::Scalar::Double)); }
   ir::ExprPtr unsupportedExpr(const Expr* e, const std::string& what, const std::string& hint);

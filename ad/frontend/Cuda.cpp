@@ -32,6 +32,15 @@ bool isKeptCall(llvm::StringRef name) {
          name == "__shfl_xor_sync" || name == "__shfl_down_sync" || name == "__shfl_up_sync";
 }
 
+bool isCachedLoad(llvm::StringRef name) {
+  return name == "__ldg" || name == "__ldca" || name == "__ldcg" || name == "__ldcs" || name == "__ldlu" ||
+         name == "__ldcv";
+}
+
+bool isCachedStore(llvm::StringRef name) {
+  return name == "__stcs" || name == "__stcg" || name == "__stwb" || name == "__stwt";
+}
+
 bool isIntrinsic(llvm::StringRef name) { return name.starts_with("__") || name == "rsqrt" || name == "rsqrtf"; }
 
 void setExecutionSpace(const FunctionDecl* fd, ir::Function& f) {

@@ -15,6 +15,10 @@ namespace adjoint::frontend::cuda {
 std::string builtinVariable(const clang::Expr* e);
 // Barriers, warp shuffles and the active mask: kept in the IR as calls by name.
 bool isKeptCall(llvm::StringRef name);
+// The loads with a cache hint (__ldg, __ldcs, ...): differentiated as the load *p they are.
+bool isCachedLoad(llvm::StringRef name);
+// The stores with a cache hint (__stcs, __stwt, ...): differentiated as the store *p = v they are.
+bool isCachedStore(llvm::StringRef name);
 // Device intrinsics and CUDA-only math, spelled as called in the generated code (not std::).
 bool isIntrinsic(llvm::StringRef name);
 // Marks `f` __global__, __device__ or __host__ __device__ as `fd` is.

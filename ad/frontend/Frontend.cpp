@@ -106,9 +106,12 @@ bool runTool(const ParseRequest& request, clang::tooling::FrontendActionFactory&
   tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
       {"-resource-dir", ADJOINT_CLANG_RESOURCE_DIR, "-idirafter", kBuiltinIncludeDir, "-include", kBuiltinRulesPath},
       clang::tooling::ArgumentInsertPosition::END));
-  if (isCudaSource(request))
+  if (isCudaSource(request)) {
     tool.appendArgumentsAdjuster(
         clang::tooling::getInsertArgumentAdjuster(cudaArguments(), clang::tooling::ArgumentInsertPosition::BEGIN));
+    tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
+        {"-include", kBuiltinCudaStoresPath}, clang::tooling::ArgumentInsertPosition::END));
+  }
   tool.setPrintErrorMessage(false);
   // Every diagnostic, the compiler driver's too ("no such file or directory: '-I...'"), goes
   // through one printer that counts errors: any error stops the tool with nothing written.

@@ -340,6 +340,48 @@ inline unsigned atomicInc(unsigned* address, unsigned limit) {
 }
 // One thread runs at a time: what it stored is what the next reads.
 inline void __threadfence() {}
+// The loads with a cache hint: plain loads here.
+template <class T>
+T __ldg(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldca(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldcg(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldcs(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldlu(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldcv(const T* p) {
+  return *p;
+}
+// The stores with a cache hint: plain stores here.
+template <class T>
+void __stcs(T* p, T value) {
+  *p = value;
+}
+template <class T>
+void __stcg(T* p, T value) {
+  *p = value;
+}
+template <class T>
+void __stwb(T* p, T value) {
+  *p = value;
+}
+template <class T>
+void __stwt(T* p, T value) {
+  *p = value;
+}
 template <class T>
 T atomicMax(T* address, T value) {
   T old = *address;

@@ -1,5 +1,6 @@
 // Kernels as tuned code writes them: pointer parameters advanced in place to a thread's row,
 // local row pointers, and in-place updates. Each vjp leaves the caller's buffers as it got them.
+#include <cassert>
 
 // Every thread advances inp and out to its row: the adjoints are read and written at the same
 // rows (the vjp read row 0's seed and added into row 0).
@@ -73,4 +74,20 @@ __global__ void optional_bias(const float* x, const float* bias, const float* sc
 __global__ void bias_rows(const float* x, const float* bias, float* y, int C, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = tanhf(x[i] + bias[i % C]) * bias[i % C];
+}
+
+// Loads with cache hints and an assert, as tuned kernels write them: the loads are differentiated
+// as loads, the assert kept.
+// KERNEL: hinted_loads grid=2 block=64 x=[100] w=[100] y=[100] n=100
+__global__ void hinted_loads(const float* x, const float* w, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  assert(n > 0);
+  if (i < n) y[i] = __ldg(&x[i]) * __ldcs(w + i) + __ldg(x + i) * __ldcg(&w[i]);
+}
+
+// Streaming stores, as tuned kernels write outputs they will not read again.
+// KERNEL: streamed_store grid=2 block=64 x=[100] y=[100] n=100
+__global__ void streamed_store(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) __stcs(&y[i], tanhf(x[i]) * x[i]);
 }

@@ -300,14 +300,15 @@ class Generator {
     return out;
   }
 
-  // One thread per element: a parameter every thread reads (p[0]), the element (x[i]) and
+  // One thread per element: a parameter every thread reads (p[0]), the element (x[i], perhaps by
+  // __ldg or __ldcs) and
   // elements at computed indices, perhaps a warp's sum by shuffles; the result stored at i,
   // added into one of four bins, or into a loss.
   std::string kernel(int k) {
     std::string name = "k" + std::to_string(k);
     int blocks = 2 + pick(3), n = 32 * blocks * 2 - pick(40);
     bool shuffle = chance(30);
-    int store = pick(4);  // 0: y[i] =, 1: atomicAdd(&y[i % 4]), 2: atomicAdd(&y[0]), 3: y[i] += (in place)
+    int store = pick(4);  // 0: y[i] = (or __stcs), 1: atomicAdd(&y[i % 4]), 2: atomicAdd(&y[0]), 3: y[i] += (in place)
     std::string out = "// KERNEL: " + name + " grid=" + std::to_string(blocks) + " block=64 x=[" + std::to_string(n) +
                       "] p=[2] y=[" + std::to_string(n) + "] n=" + std::to_string(n) + "\n";
     out += "__global__ void " + name + "(const double* x, const double* p, double* y, int n) {\n";
@@ -321,14 +322,16 @@ class Generator {
       out += "  for (int m = 16; m > 0; m /= 2) s += __shfl_xor_sync(0xffffffffu, s, m);\n";
       s.scalars.push_back("s");
     }
-    out += "  if (i < n) {\n    double a = p[0];\n    double b = x[i] * p[1];\n";
+    // the element perhaps through a load with a cache hint, as tuned kernels read inputs
+    const char* element[] = {"x[i]", "__ldg(&x[i])", "__ldcs(x + i)"};
+    out += "  if (i < n) {\n    double a = p[0];\n    double b = " + std::string(element[pick(3)]) + " * p[1];\n";
     if (chance(30)) {
       out += "    const double* xi = x + i;\n    b += 0.125 * std::sin(*xi);\n";
       s.pointer = "xi";  // one element: read as *xi
     }
     out += block(s, 2, 0, false, false);
     std::string value = bounded(s, 3) + " + 0.25 * std::sin(a * b)";
-    if (store == 0) out += "    y[i] = " + value + ";\n";
+    if (store == 0) out += chance(30) ? "    __stcs(&y[i], " + value + ");\n" : "    y[i] = " + value + ";\n";
     if (store == 1) out += "    atomicAdd(&y[i % 4], " + value + ");\n";
     if (store == 2) out += "    atomicAdd(y, " + value + ");\n";
     if (store == 3) out += "    y[i] += " + value + ";\n";
