@@ -68,12 +68,12 @@ class Parallelizer {
       head.push_back(decl(s.name, s.target->type.element(), number(0, s.target->type.element())));
     for (const ThreadSum& c : columns_)
       head.push_back(decl(c.name, c.target->type.element(), number(0, c.target->type.element())));
-    head.front()->comment = std::string(tangents_  ? "tangents"
-                                        : values() ? "values and adjoints"
-                                                   : "adjoints") +
-                            " every thread adds to the same address: summed in registers first";
-    if (!columns_.empty() && !sums_.empty()) head[sums_.size()]->comment = columnsComment();
-    if (sums_.empty()) head.front()->comment = columnsComment();
+    if (!sums_.empty())
+      head.front()->comment = std::string(tangents_  ? "tangents"
+                                          : values() ? "values and adjoints"
+                                                     : "adjoints") +
+                              " every thread adds to the same address: summed in registers first";
+    if (!columns_.empty()) head[sums_.size()]->comment = columnsComment();
     StmtList columns = finishColumns(), sums = finishSums();
     tail.insert(tail.end(), columns.begin(), columns.end());
     tail.insert(tail.end(), sums.begin(), sums.end());
