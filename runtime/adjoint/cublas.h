@@ -195,27 +195,27 @@ cudaError_t gemm_vjp(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t t
   const T one = 1, step = T(-adjoints.lr) * *alpha;
   auto adjoint_of_A = [&] {
     T beta_A;
-    const T* scale = adjoints.sgd == SgdOn::A ? &step : alpha;
+    const T* factor = adjoints.sgd == SgdOn::A ? &step : alpha;
     cudaError_t e = ta == CUBLAS_OP_N ? detail::adjoint_beta(h, A_bar, m, k, lda, adjoints.A_bar_fresh, count, &beta_A)
                                       : detail::adjoint_beta(h, A_bar, k, m, lda, adjoints.A_bar_fresh, count, &beta_A);
     const T* into = adjoints.sgd == SgdOn::A ? &one : &beta_A;
     Strided<T> A_bar_{A_bar, lda, batch.stride_A};
     if (e != cudaSuccess || !A_bar) return e;
     if (ta == CUBLAS_OP_N)
-      return detail::gemm_each(h, CUBLAS_OP_N, transposed(tb), m, k, n, scale, C_bar_, B_, into, A_bar_, count, math);
-    return detail::gemm_each(h, tb, CUBLAS_OP_T, k, m, n, scale, B_, C_bar_, into, A_bar_, count, math);
+      return detail::gemm_each(h, CUBLAS_OP_N, transposed(tb), m, k, n, factor, C_bar_, B_, into, A_bar_, count, math);
+    return detail::gemm_each(h, tb, CUBLAS_OP_T, k, m, n, factor, B_, C_bar_, into, A_bar_, count, math);
   };
   auto adjoint_of_B = [&] {
     T beta_B;
-    const T* scale = adjoints.sgd == SgdOn::B ? &step : alpha;
+    const T* factor = adjoints.sgd == SgdOn::B ? &step : alpha;
     cudaError_t e = tb == CUBLAS_OP_N ? detail::adjoint_beta(h, B_bar, k, n, ldb, adjoints.B_bar_fresh, count, &beta_B)
                                       : detail::adjoint_beta(h, B_bar, n, k, ldb, adjoints.B_bar_fresh, count, &beta_B);
     const T* into = adjoints.sgd == SgdOn::B ? &one : &beta_B;
     Strided<T> B_bar_{B_bar, ldb, batch.stride_B};
     if (e != cudaSuccess || !B_bar) return e;
     if (tb == CUBLAS_OP_N)
-      return detail::gemm_each(h, transposed(ta), CUBLAS_OP_N, k, n, m, scale, A_, C_bar_, into, B_bar_, count, math);
-    return detail::gemm_each(h, CUBLAS_OP_T, ta, n, k, m, scale, C_bar_, A_, into, B_bar_, count, math);
+      return detail::gemm_each(h, transposed(ta), CUBLAS_OP_N, k, n, m, factor, A_, C_bar_, into, B_bar_, count, math);
+    return detail::gemm_each(h, CUBLAS_OP_T, ta, n, k, m, factor, C_bar_, A_, into, B_bar_, count, math);
   };
   // An operand updated in place goes last: the other operand's adjoint reads it.
   cudaError_t e = adjoints.sgd == SgdOn::A ? adjoint_of_B() : adjoint_of_A();
