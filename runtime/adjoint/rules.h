@@ -36,6 +36,12 @@ inline double atan_dx(double x) { return 1 / (1 + x * x); }
 inline double atan2_dy(double y, double x) { return x / (x * x + y * y); }
 // d/dx atan2(y, x) = -y / (x^2 + y^2)
 inline double atan2_dx(double y, double x) { return -y / (x * x + y * y); }
+// d/dx asinh x = 1 / sqrt(x^2 + 1)
+inline double asinh_dx(double x) { return 1 / std::sqrt(x * x + 1); }
+// d/dx acosh x = 1 / sqrt(x^2 - 1)  (x > 1)
+inline double acosh_dx(double x) { return 1 / std::sqrt(x * x - 1); }
+// d/dx atanh x = 1 / (1 - x^2)
+inline double atanh_dx(double x) { return 1 / (1 - x * x); }
 // d/dx sinh x = cosh x
 inline double sinh_dx(double x) { return std::cosh(x); }
 // d/dx cosh x = sinh x
@@ -88,11 +94,29 @@ inline double fma_dx([[maybe_unused]] double x, double y, [[maybe_unused]] doubl
 inline double fma_dy(double x, [[maybe_unused]] double y, [[maybe_unused]] double z) { return x; }
 // d/dz fma(x, y, z) = 1
 inline double fma_dz([[maybe_unused]] double x, [[maybe_unused]] double y, [[maybe_unused]] double z) { return 1; }
-// floor, ceil, round and trunc are piecewise constant: derivative 0 wherever it exists.
+// fmod(x, y) = x - n y with n = trunc(x / y), an integer constant between its jumps:
+// d/dx = 1, d/dy = -n (n recovered exactly from the result)
+inline double fmod_dx([[maybe_unused]] double x, [[maybe_unused]] double y) { return 1; }
+inline double fmod_dy(double x, double y) { return -std::round((x - std::fmod(x, y)) / y); }
+// remainder(x, y) = x - n y with n = x / y rounded to the nearest integer: d/dx = 1, d/dy = -n
+inline double remainder_dx([[maybe_unused]] double x, [[maybe_unused]] double y) { return 1; }
+inline double remainder_dy(double x, double y) { return -std::round((x - std::remainder(x, y)) / y); }
+// fdim(x, y) = max(x - y, 0): d/dx = [x > y], d/dy = -[x > y]
+inline double fdim_dx(double x, double y) { return x > y ? 1 : 0; }
+inline double fdim_dy(double x, double y) { return x > y ? -1 : 0; }
+// copysign(x, y) = |x| sign y: d/dx = sign x sign y, d/dy = 0 (piecewise constant in y)
+inline double copysign_dx(double x, double y) { return std::copysign(1.0, x) * std::copysign(1.0, y); }
+inline double copysign_dy([[maybe_unused]] double x, [[maybe_unused]] double y) { return 0; }
+// ldexp(x, e) = scalbn(x, e) = x 2^e: d/dx = 2^e (e is an integer)
+inline double ldexp_dx([[maybe_unused]] double x, int e) { return std::ldexp(1.0, e); }
+inline double scalbn_dx([[maybe_unused]] double x, int e) { return std::scalbn(1.0, e); }
+// floor, ceil, round, trunc, rint and nearbyint are piecewise constant: derivative 0 wherever it exists.
 inline double floor_dx([[maybe_unused]] double x) { return 0; }
 inline double ceil_dx([[maybe_unused]] double x) { return 0; }
 inline double round_dx([[maybe_unused]] double x) { return 0; }
 inline double trunc_dx([[maybe_unused]] double x) { return 0; }
+inline double rint_dx([[maybe_unused]] double x) { return 0; }
+inline double nearbyint_dx([[maybe_unused]] double x) { return 0; }
 
 }  // namespace adjoint::rules
 

@@ -36,3 +36,28 @@ double c_forms(double x, double y) { return sin(x) * exp(y) + sqrt(x * y) + pow(
 
 float float_forms(float x, float y) { return sinf(x) * expf(y) + sqrtf(x * y) + powf(x, y) + tanhf(x) + logf(y) + fmaxf(x, y); }
 // VERIFY: float_forms
+
+double inverse_hyperbolic(double x, double y) { return std::asinh(x - y) + std::acosh(x + 1.5) + std::atanh(y / 2); }
+// VERIFY: inverse_hyperbolic
+
+// Remainders are x - n y with n an integer constant between their jumps (at 1.5 / 0.4 and
+// similar ratios the inputs stay clear of one).
+double remainders(double x, double y) {
+  return std::fmod(3 * x, y + 0.3) + std::remainder(x * 5, y) + std::fdim(x, y) + std::fdim(y, 2 * x) +
+         std::copysign(x * y, y - 1);
+}
+// VERIFY: remainders
+
+double scalings(double x, double y, int e) {
+  return std::ldexp(x, e) + std::scalbn(y, 3) + std::rint(x * 4) + std::nearbyint(y) + std::lround(x) * y;
+}
+// VERIFY: scalings
+
+float float_spellings(float x, float y) {
+  return asinhf(x) + acoshf(y + 1) + atanhf(x / 2) + fmodf(x * 3, y) + remainderf(x, y / 3) + fdimf(x, y) +
+         copysignf(x, -y) + ldexpf(y, 2);
+}
+// VERIFY: float_spellings
+
+double builtins(double x, double y) { return __builtin_pow(x, y) + __builtin_sin(x) * __builtin_exp(y) + __builtin_fabs(x - y); }
+// VERIFY: builtins

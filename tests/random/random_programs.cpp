@@ -119,7 +119,7 @@ class Generator {
   std::string expr(const Scope& s, int depth) {
     if (depth <= 0 || chance(25)) return leaf(s);
     std::string a = expr(s, depth - 1), b = expr(s, depth - 1);
-    switch (pick(16)) {
+    switch (pick(20)) {
       case 0:
       case 1:
         return "(" + a + " + " + b + ")";
@@ -147,6 +147,14 @@ class Generator {
         return "std::atan(" + a + ")";
       case 14:
         return "std::pow(1.25 + " + a + " * " + a + ", 0.75)";
+      case 15:
+        return "std::asinh(" + a + ")";
+      case 16:
+        return "std::fdim(" + a + ", " + b + ")";
+      case 17:
+        return "std::copysign(" + a + ", " + b + ")";
+      case 18:
+        return "std::fmod(3.0 + " + a + " * " + a + ", 1.75)";
       default:
         if (helpers_.empty()) return "-(" + a + ")";
         // A call only its guard lets run (the guard is not needed for safety here, but the
