@@ -111,7 +111,7 @@ std::string signatureIncludes(const std::vector<Function>& fs) {
   return std::string(cstddef ? "#include <cstddef>\n" : "") + (cstdint ? "#include <cstdint>\n" : "");
 }
 
-// The structs the generated functions take, in order of first use.
+// The structs and enumerations the generated functions take, in order of first use.
 std::vector<std::shared_ptr<const StructInfo>> structsUsed(const std::vector<Function>& fs) {
   std::vector<std::shared_ptr<const StructInfo>> out;
   for (const Function& f : fs)
@@ -234,10 +234,12 @@ void emitPreamble(std::ostringstream& src, const Module& original, const std::ve
     src << "// Takes the most recent value off a tape.\n"
            "template <class T> static T adjoint_pop(std::vector<T>& tape) {\n"
            "  T value = tape.back();\n  tape.pop_back();\n  return value;\n}\n\n";
-  std::vector<std::shared_ptr<const StructInfo>> structs = structsUsed(all);
-  if (!structs.empty())
-    src << "// The forward program's structs (identical definitions, as the one-definition rule asks).\n";
-  for (const auto& s : structs) src << s->definition << "\n\n";
+  std::vector<std::shared_ptr<const StructInfo>> types = original.enums;
+  for (const auto& s : structsUsed(all))
+    if (!s->isEnum()) types.push_back(s);
+  if (!types.empty())
+    src << "// The forward program's types (identical definitions, as the one-definition rule asks).\n";
+  for (const auto& s : types) src << s->definition << "\n\n";
   if (!original.externals.empty()) {
     src << "// Defined by the forward program; differentiated through their rules or as constants.\n";
     for (const Function& f : original.externals) src << printSignature(f) << ";\n";
@@ -261,7 +263,7 @@ std::string emitHeader(const Module& original, const std::vector<Function>& deri
     hdr << (usesCublas(derivatives) ? "#include \"adjoint/cublas.h\"\n\n" : "#include \"adjoint/cuda_host.h\"\n\n");
   if (std::string includes = signatureIncludes(derivatives); !includes.empty()) hdr << includes << "\n";
   std::vector<std::shared_ptr<const StructInfo>> structs = structsUsed(derivatives);
-  for (const auto& s : structs) hdr << s->keyword << " " << s->name << ";\n";
+  for (const auto& s : structs) hdr << s->declaration << "\n";
   if (!structs.empty()) hdr << "\n";
   for (const Function& d : derivatives) {
     if (d.internal) continue;

@@ -108,7 +108,7 @@ def harness(case, kernel, grid, block, specs, vjp_params, jvp_params, seed, mode
             lo, hi = (m.group(2), m.group(3)) if m.group(2) else ("-1", "1")
             lines.append(f'{elem}* {n} = c.array<{elem}>("{n}", {m.group(1)}, {diff}, {lo}, {hi});')
         else:
-            lines.append(f'{elem}& {n} = c.scalar<{elem}>("{n}", {spec}, {diff});')
+            lines.append(f'{elem}& {n} = c.scalar<{elem}>("{n}", static_cast<{elem}>({spec}), {diff});')
 
     def arg(name, kind):
         base = name[:-4]

@@ -211,10 +211,12 @@ std::string bufferLength(const ir::Param& p, const derive::HostBufferSizes& size
   return std::to_string(o.arrayLength);
 }
 
-// A scalar parameter's value: the next of --int-values (else the array length), 0.7 for floats.
+// A scalar parameter's value: the next of --int-values (else the array length), 0.7 for floats;
+// an enumeration's converted to it.
 std::string scalarValue(const ir::Param& p, const CheckOptions& o, size_t& ints) {
   if (p.type.isFloating()) return "0.7";
-  return std::to_string(ints < o.intValues.size() ? o.intValues[ints++] : long(o.arrayLength));
+  std::string value = std::to_string(ints < o.intValues.size() ? o.intValues[ints++] : long(o.arrayLength));
+  return p.type.record ? "static_cast<" + p.type.scalarSpelling() + ">(" + value + ")" : value;
 }
 
 // A handle or stream parameter of host code: a cuBLAS handle created (and destroyed in
@@ -411,10 +413,7 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
       decls << "  " << t << "* " << p.name << " = c.array<" << t << ">(\"" << p.name << "\", " << o.arrayLength << ", "
             << diff << ", " << range << ");\n";
     } else {
-      std::string value = p.type.isFloating()
-                              ? "0.7"
-                              : std::to_string(ints < o.intValues.size() ? o.intValues[ints] : long(o.arrayLength));
-      ints += !p.type.isFloating();
+      std::string value = scalarValue(p, o, ints);
       decls << "  " << t << "& " << p.name << " = c.scalar<" << t << ">(\"" << p.name << "\", " << value << ", " << diff
             << ");\n";
     }

@@ -35,8 +35,10 @@ ir::Type Converter::fail(SourceRange r, const std::string& msg, const std::strin
 }
 
 std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, bool allowVoid) {
-  if (auto t = passedThroughType(qt)) return t;
   QualType canon = qt.getCanonicalType();
+  if (const auto* e = canon->getAs<EnumType>(); e && !sm_.isInSystemHeader(e->getDecl()->getLocation()))
+    return convertEnum(e->getDecl(), where);
+  if (auto t = passedThroughType(qt)) return t;
   if (const auto* ref = canon->getAs<ReferenceType>()) {
     QualType pointee = ref->getPointeeType();
     if (isa<LValueReferenceType>(ref) && pointee.isConstQualified() && pointee->isStructureOrClassType()) {
@@ -97,6 +99,73 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
   return t;
 }
 
+namespace {
+
+// `text` (a declaration) inside the namespaces that enclose `d`, as the generated code repeats it;
+// nothing when `d` is declared inside a class or function.
+std::optional<std::string> inNamespaces(const Decl* d, std::string text) {
+  for (const DeclContext* dc = d->getDeclContext(); !dc->isTranslationUnit(); dc = dc->getParent()) {
+    const auto* ns = dyn_cast<NamespaceDecl>(dc);
+    if (!ns) {
+      if (isa<LinkageSpecDecl>(dc)) continue;
+      return std::nullopt;
+    }
+    text = "namespace " + ns->getNameAsString() + (ns->isAnonymousNamespace() ? "" : " ") + "{\n" + text + "\n}";
+  }
+  return text;
+}
+
+}  // namespace
+
+// The header of f's derivatives declares the enumerations of f's parameters opaquely, which an
+// unscoped enumeration allows only with a fixed underlying type (`enum Color : int`).
+void Converter::requireDeclarableEnums(const FunctionDecl* fd) {
+  for (const ParmVarDecl* p : fd->parameters()) {
+    const auto* e = p->getType().getCanonicalType()->getAs<EnumType>();
+    if (!e || e->getDecl()->isFixed() || sm_.isInSystemHeader(e->getDecl()->getLocation())) continue;
+    std::string name = e->getDecl()->getNameAsString();
+    fail(p->getSourceRange(),
+         "the generated header cannot declare enumeration '" + name + "': it has no fixed underlying type",
+         "give it one (enum " + name + " : int { ... }), or make it a scoped enum (enum class " + name + ")");
+  }
+}
+
+// An enumeration of the forward program: an integer type whose definition the generated code
+// repeats, and whose header declares it opaquely (which needs a fixed underlying type: a scoped
+// enum's is int unless written).
+std::optional<ir::Type> Converter::convertEnum(const EnumDecl* e, SourceRange where) {
+  std::string name = e->getQualifiedNameAsString();
+  const EnumDecl* def = e->getDefinition();
+  auto it = enums_.find(name);
+  if (it != enums_.end() && !it->second) return std::nullopt;  // reported at its first use
+  if (it == enums_.end()) {
+    auto info = std::make_shared<ir::StructInfo>();
+    info->name = name;
+    info->keyword = e->isScoped() ? (e->isScopedUsingClassTag() ? "enum class" : "enum struct") : "enum";
+    CharSourceRange range = CharSourceRange::getTokenRange(def ? def->getSourceRange() : SourceRange());
+    std::optional<std::string> definition =
+        def ? inNamespaces(def, Lexer::getSourceText(range, sm_, ctx_.getLangOpts()).str() + ";") : std::nullopt;
+    if (!definition) {
+      fail(where, "enumeration '" + name + "' is declared inside a class or function",
+           "declare the enumeration at namespace scope");
+      enums_[name] = nullptr;
+      return std::nullopt;
+    }
+    info->definition = *definition;
+    if (e->isFixed())
+      info->declaration = *inNamespaces(
+          def,
+          info->keyword + " " + e->getNameAsString() +
+              (e->getIntegerTypeSourceInfo() ? " : " + e->getIntegerType().getAsString(ctx_.getPrintingPolicy()) : "") +
+              ";");
+    it = enums_.emplace(name, info).first;
+    module_.enums.push_back(info);
+  }
+  ir::Type t = ir::Type::integer(name, e->getIntegerType()->isUnsignedIntegerType());
+  t.record = it->second;
+  return t;
+}
+
 // A struct of scalar fields, without bases or virtual functions.
 std::optional<ir::Type> Converter::convertStruct(QualType qt, SourceRange where) {
   const auto* record = qt->getAsRecordDecl();
@@ -114,7 +183,14 @@ std::optional<ir::Type> Converter::convertStruct(QualType qt, SourceRange where)
   const RecordDecl* def = record->getDefinition();
   info->keyword = def->isClass() ? "class" : "struct";
   CharSourceRange range = CharSourceRange::getTokenRange(def->getSourceRange());
-  info->definition = Lexer::getSourceText(range, sm_, ctx_.getLangOpts()).str() + ";";
+  std::optional<std::string> definition =
+      inNamespaces(def, Lexer::getSourceText(range, sm_, ctx_.getLangOpts()).str() + ";");
+  if (!definition) {
+    fail(where, "type '" + name + "' is declared inside a class or function", "declare it at namespace scope");
+    return std::nullopt;
+  }
+  info->definition = *definition;
+  info->declaration = *inNamespaces(def, info->keyword + " " + def->getNameAsString() + ";");
   for (const FieldDecl* field : record->getDefinition()->fields()) {
     const auto* builtin = field->getType().getCanonicalType()->getAs<BuiltinType>();
     if (!builtin || builtin->getKind() == BuiltinType::LongDouble || builtin->getKind() == BuiltinType::Void) {
@@ -296,6 +372,7 @@ std::optional<ir::Module> Converter::run(const std::vector<std::string>& roots) 
                     candidates.empty() ? "the file defines no functions" : "functions defined here: " + candidates);
       continue;
     }
+    requireDeclarableEnums(found);
     enqueue(found);
   }
   while (!pending_.empty()) {
@@ -371,6 +448,7 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
     return placeholder();
   }
   e = e->IgnoreParens();
+  if (const auto* constant = dyn_cast<ConstantExpr>(e)) return convertExpr(constant->getSubExpr());  // case labels
   if (isa<PseudoObjectExpr>(e) || isa<DeclRefExpr>(e))
     if (std::string builtin = cuda::builtinVariable(e); !builtin.empty())
       return ir::var(builtin, builtin == "warpSize" ? ir::Type::integer() : ir::Type::integer("unsigned int", true));
@@ -454,6 +532,10 @@ ir::ExprPtr Converter::convertCast(const CastExpr* c) {
     case CK_IntegralCast:
     case CK_IntegralToBoolean:
     case CK_FloatingToBoolean: {
+      // An unscoped enumerator compared or computed with is promoted implicitly: `c == Green`.
+      const auto* e = c->getSubExpr()->getType()->getAs<EnumType>();
+      if (e && !e->getDecl()->isScoped() && isa<ImplicitCastExpr>(c) && c->getType()->isIntegerType())
+        return convertExpr(c->getSubExpr());
       auto t = convertType(c->getType(), c->getSourceRange());
       return t ? ir::cast(*t, convertExpr(c->getSubExpr())) : placeholder();
     }
@@ -465,8 +547,14 @@ ir::ExprPtr Converter::convertCast(const CastExpr* c) {
 
 ir::ExprPtr Converter::convertDeclRef(const DeclRefExpr* ref) {
   const ValueDecl* d = ref->getDecl();
-  if (const auto* ec = dyn_cast<EnumConstantDecl>(d))
-    return ir::number(static_cast<double>(ec->getInitVal().getSExtValue()), ir::Type::integer());
+  if (const auto* ec = dyn_cast<EnumConstantDecl>(d)) {
+    auto t = convertType(ref->getType(), ref->getSourceRange());
+    if (!t) return placeholder();
+    // The enumerator by name (Mode::Sine, ns::Red), the constant its enumeration gives it.
+    return ir::integerLiteral(
+        static_cast<double>(ec->getInitVal().getSExtValue()), *t,
+        t->record ? ec->getQualifiedNameAsString() : std::to_string(ec->getInitVal().getSExtValue()));
+  }
   const auto* vd = dyn_cast<VarDecl>(d);
   if (!vd) return unsupportedExpr(ref, "reference to '" + d->getNameAsString() + "' is not supported", "");
   if (!vd->isLocalVarDeclOrParm()) {

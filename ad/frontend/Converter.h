@@ -70,6 +70,9 @@ class Converter {
   std::optional<ir::Type> convertType(QualType qt, SourceRange where, bool allowVoid = false);
   std::optional<ir::Type> convertStruct(QualType qt, SourceRange where);
   std::map<std::string, std::shared_ptr<const ir::StructInfo>> structs_;
+  std::optional<ir::Type> convertEnum(const EnumDecl* e, SourceRange where);
+  void requireDeclarableEnums(const FunctionDecl* fd);
+  std::map<std::string, std::shared_ptr<const ir::StructInfo>> enums_;
   static constexpr int kMaxExprDepth = 20000;
   int exprDepth_ = 0;
   bool depthReported_ = false;
@@ -77,6 +80,8 @@ class Converter {
   ir::StmtList convertBody(const Stmt* s);
   void convertStmt(const Stmt* s, ir::StmtList& out);
   ir::StmtPtr convertAssignment(const Expr* e);
+  void convertSwitch(const SwitchStmt* sw, ir::StmtList& out);
+  ir::ExprPtr caseCondition(const ir::ExprPtr& value, const std::vector<const CaseStmt*>& cases);
   ir::StmtPtr convertAtomicAdd(const CallExpr* call);
   ir::ExprPtr convertAddress(const Expr* e);
   void convertDecl(const VarDecl* vd, ir::StmtList& out);

@@ -195,8 +195,8 @@ void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
   } else if (isa<CXXTryStmt>(s)) {
     fail(s->getSourceRange(), "exceptions are not supported in differentiated code",
          "report errors through return values");
-  } else if (isa<SwitchStmt>(s)) {
-    fail(s->getSourceRange(), "switch is not supported", "use if / else if");
+  } else if (const auto* sw = dyn_cast<SwitchStmt>(s)) {
+    convertSwitch(sw, out);
   } else {
     fail(s->getSourceRange(), constructName(s) + " is not supported in a differentiated function", "");
   }

@@ -30,6 +30,8 @@ Type arithmeticType(const Type& a, const Type& b) {
 }
 
 std::string spellNumber(double value, const Type& type) {
+  if (type.record && type.record->isEnum())  // a value given no enumerator's name (a zeroed local)
+    return "static_cast<" + type.spelled + ">(" + std::to_string(static_cast<long long>(value)) + ")";
   if (type.scalar == Scalar::Int && type.isUnsigned && value >= 65536) {  // masks read best in hex: 0xffffffffu
     char hex[24];
     std::snprintf(hex, sizeof hex, "0x%llxu", static_cast<unsigned long long>(value));

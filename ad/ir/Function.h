@@ -96,9 +96,10 @@ struct Module {
   std::string sourcePath;
   std::vector<std::string> sourceLines;  // the forward source, for comments naming forward lines
   std::vector<Function> functions;
-  std::map<std::string, Rule> rules;      // by callee as the IR spells it: "std::sin", "my_erf"
-  std::vector<Function> externals;        // functions called through rules only: declared, not defined
-  std::vector<std::string> dependencies;  // the files the frontend read: the source and its headers
+  std::map<std::string, Rule> rules;                     // by callee as the IR spells it: "std::sin", "my_erf"
+  std::vector<Function> externals;                       // functions called through rules only: declared, not defined
+  std::vector<std::shared_ptr<const StructInfo>> enums;  // the forward program's enumerations it uses
+  std::vector<std::string> dependencies;                 // the files the frontend read: the source and its headers
 
   const Function* find(const std::string& name) const;
   const Rule* rule(const std::string& callee) const;

@@ -152,6 +152,29 @@ class StmtPrinter {
     line(indent, tail);
   }
 
+  // An else holding one if and nothing else to print (no comment, no #line) is `else if`.
+  bool continuesChain(const StmtList& elseBody) const {
+    if (elseBody.size() != 1 || elseBody[0]->kind != StmtKind::If) return false;
+    const Stmt& next = *elseBody[0];
+    return next.comment.empty() && next.section == Section::None && options_.lineFile.empty();
+  }
+
+  void ifChain(const Stmt& s, int indent) {
+    line(indent, "if (" + print(*s.expr) + ") {");
+    const Stmt* at = &s;
+    list(at->body, indent + 1);
+    while (continuesChain(at->elseBody)) {
+      at = at->elseBody[0].get();
+      line(indent, "} else if (" + print(*at->expr) + ") {");
+      list(at->body, indent + 1);
+    }
+    if (!at->elseBody.empty()) {
+      line(indent, "} else {");
+      list(at->elseBody, indent + 1);
+    }
+    line(indent, "}");
+  }
+
   void stmt(const Stmt& s, int indent) {
     if (!options_.lineFile.empty() && s.loc.line && s.loc.line != lastLine_) {
       out_ << "#line " << s.loc.line << " \"" << options_.lineFile << "\"\n";
@@ -176,13 +199,7 @@ class StmtPrinter {
         line(indent, print(*s.expr) + ";");
         break;
       case StmtKind::If:
-        if (s.elseBody.empty()) {
-          block(s.body, indent, "if (" + print(*s.expr) + ")");
-        } else {
-          block(s.body, indent, "if (" + print(*s.expr) + ")", "} else {");
-          list(s.elseBody, indent + 1);
-          line(indent, "}");
-        }
+        ifChain(s, indent);
         break;
       case StmtKind::For:
         block(s.body, indent,

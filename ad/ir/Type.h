@@ -12,13 +12,16 @@ namespace adjoint::ir {
 enum class Scalar { Void, Bool, Int, Float, Double, Struct, Opaque };
 
 struct Type;
-// A struct of scalar fields (float, double, integers, bool).
+// A type the forward program defines and the generated code names: a struct of scalar fields
+// (float, double, integers, bool), or an enumeration.
 struct StructInfo {
-  std::string name;
-  std::string keyword = "struct";  // or "class"
-  std::string definition;          // the source text of its definition, copied into generated code
+  std::string name;                // as the generated code spells it: "Params", "ns::Mode"
+  std::string keyword = "struct";  // "class", "enum", "enum class"
+  std::string definition;          // its definition, inside its namespaces, copied into generated code
+  std::string declaration;         // what a header declares: "struct Params;", "enum class Mode;"
   std::vector<std::pair<std::string, std::shared_ptr<const Type>>> fields;
   bool hasFloatingField() const;
+  bool isEnum() const { return keyword.rfind("enum", 0) == 0; }
 };
 
 struct Type {
@@ -27,7 +30,7 @@ struct Type {
   bool constPointee = false;                 // const T*
   int arraySize = 0;                         // local array T a[arraySize]; 0 when not an array
   std::string spelled;                       // integer spelling (int, long, size_t, ...), struct or opaque type name
-  std::shared_ptr<const StructInfo> record;  // the fields of a struct
+  std::shared_ptr<const StructInfo> record;  // the fields of a struct; an enumeration (Scalar::Int)
   bool constRef = false;                     // a struct parameter passed as const S&
   bool isUnsigned = false;                   // an unsigned integer type
   bool shared = false;                       // a __shared__ array of a CUDA block

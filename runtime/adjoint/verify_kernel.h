@@ -55,12 +55,13 @@ class KernelCheck {
   T& scalar(const char* name, T value, bool differentiated) {
     auto storage = std::make_shared<T>(value);
     scalars_.push_back(storage);
-    Param& p = add(name, 1, 0, sizeof(T), differentiated, std::is_floating_point<T>::value, value, value);
+    double v = static_cast<double>(value);  // (an enumeration's too)
+    Param& p = add(name, 1, 0, sizeof(T), differentiated, std::is_floating_point<T>::value, v, v);
     p.host = storage.get();
     p.load = [](const void* d, size_t) { return static_cast<double>(*static_cast<const T*>(d)); };
     p.store = [](void* d, size_t, double v) { *static_cast<T*>(d) = static_cast<T>(v); };
     if (differentiated) {
-      auto derivative = std::make_shared<T>(0);
+      auto derivative = std::make_shared<T>(T{});
       scalars_.push_back(derivative);
       p.scalarDerivative = derivative.get();
     }

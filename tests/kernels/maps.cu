@@ -54,3 +54,23 @@ __global__ void device_helpers(const float* x, const float* w, float* y, int n) 
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = weighted(x[i], w[i]);
 }
+
+enum class Act : int { Relu, Gelu, Silu };
+
+// An activation chosen by an enumeration, per element by its column: a switch in a kernel.
+// KERNEL: activation_switch grid=3 block=64 x=[180] y=[180] n=180 act=2
+__global__ void activation_switch(const float* x, float* y, int n, Act act) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float v = x[i];
+  switch (i % 3 == 0 ? Act::Relu : act) {
+    case Act::Relu:
+      y[i] = fmaxf(v, 0.0f);
+      break;
+    case Act::Gelu:
+      y[i] = 0.5f * v * (1.0f + tanhf(0.7978845608f * (v + 0.044715f * v * v * v)));
+      break;
+    default:
+      y[i] = v / (1.0f + expf(-v));
+  }
+}

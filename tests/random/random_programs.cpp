@@ -195,7 +195,7 @@ class Generator {
 
   std::string statement(Scope& s, int level, int depth, bool inLoop, bool canReturn) {
     std::string in = indent(level);
-    int choice = pick(depth > 0 ? 14 : 7);
+    int choice = pick(depth > 0 ? 15 : 7);
     std::string v = s.scalars.empty() ? "" : any(s.scalars);
     switch (choice) {
       case 0:
@@ -255,6 +255,19 @@ class Generator {
                  " += 0.125 * std::sin(*" + p + " * " + leaf(s) + ");\n";
         }
         return in + v + " *= " + factor(s) + ";\n";
+      case 13: {
+        // A switch on a counter (or the size), each case braced and ending in break, one with
+        // two labels; the default comes first or last.
+        std::string selector = (s.counters.empty() ? s.bound : any(s.counters)) + " % 4";
+        auto body = [&](const std::string& labels, bool last) {
+          return indent(level + 1) + labels + " {\n" + block(s, level + 2, depth - 1, false, canReturn) +
+                 (last ? "" : indent(level + 2) + "break;\n") + indent(level + 1) + "}\n";
+        };
+        bool defaultFirst = chance(30);
+        return in + "switch (" + selector + ") {\n" + (defaultFirst ? body("default:", false) : "") +
+               body("case 0:", false) + body("case 1:\n" + indent(level + 1) + "case 3:", defaultFirst && chance(50)) +
+               (defaultFirst ? "" : body("default:", true)) + in + "}\n";
+      }
       default:
         if (canReturn && chance(50)) return in + "if (" + condition(s) + ") return " + expr(s, 2) + ";\n";
         return in + v + " += " + bounded(s, 2) + ";\n";

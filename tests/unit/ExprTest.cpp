@@ -60,3 +60,14 @@ TEST_CASE("operators are spelled as C++ spells them, in expressions and assignme
   StmtPtr s = assign(n, Op::Shl, number(2, Type::integer()));
   CHECK(print(StmtList{s}) == "n <<= 2;\n");
 }
+
+TEST_CASE("an else holding only an if prints as else if; one with a comment stays nested") {
+  auto set = [](double v) { return StmtList{assign(x(), Op::Assign, number(v, kDouble))}; };
+  StmtPtr chain = ifStmt(binary(Op::Lt, x(), y()), set(1), {ifStmt(binary(Op::Gt, x(), y()), set(2), set(3))});
+  CHECK(print(StmtList{chain}) ==
+        "if (x < y) {\n  x = 1.0;\n} else if (x > y) {\n  x = 2.0;\n} else {\n  x = 3.0;\n}\n");
+  StmtPtr commented = ifStmt(binary(Op::Lt, x(), y()), set(1),
+                             {withComment(ifStmt(binary(Op::Gt, x(), y()), set(2)), "line 3: case 2:")});
+  CHECK(print(StmtList{commented}) ==
+        "if (x < y) {\n  x = 1.0;\n} else {\n  // line 3: case 2:\n  if (x > y) {\n    x = 2.0;\n  }\n}\n");
+}
