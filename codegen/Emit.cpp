@@ -98,17 +98,21 @@ bool usesAssert(const std::vector<Function>& fs) {
   return found;
 }
 
-// The standard headers the signatures of `fs` need: <cstddef> for size_t, <cstdint> for int64_t.
+// The standard headers the signatures of `fs` need: <cstddef> for size_t, <cstdint> for int64_t,
+// <array> and <vector> for containers.
 std::string signatureIncludes(const std::vector<Function>& fs) {
-  bool cstddef = false, cstdint = false;
+  bool cstddef = false, cstdint = false, array = false, vector = false;
   for (const Function& f : fs)
     for (const Param& p : f.params) {
       const std::string& t = p.type.spelled;
+      array |= p.type.container == "std::array";
+      vector |= p.type.container == "std::vector";
       cstddef |= t.find("size_t") != std::string::npos || t.find("ptrdiff_t") != std::string::npos;
       cstdint |= t.find("int8_t") != std::string::npos || t.find("int16_t") != std::string::npos ||
                  t.find("int32_t") != std::string::npos || t.find("int64_t") != std::string::npos;
     }
-  return std::string(cstddef ? "#include <cstddef>\n" : "") + (cstdint ? "#include <cstdint>\n" : "");
+  return std::string(array ? "#include <array>\n" : "") + (cstddef ? "#include <cstddef>\n" : "") +
+         (cstdint ? "#include <cstdint>\n" : "") + (vector ? "#include <vector>\n" : "");
 }
 
 // The structs and enumerations the generated functions take, in order of first use.

@@ -54,7 +54,7 @@ class DeadCode {
       for (size_t i = 0; i < x.operands.size(); ++i) {
         const ExprPtr& arg = x.operands[i];
         bool address = isOp(*arg, Op::AddressOf);
-        bool pointer = arg->type.pointer || arg->type.arraySize > 0 || arg->type.scalar == Scalar::Opaque;
+        bool pointer = arg->type.isIndexed() || arg->type.scalar == Scalar::Opaque;
         bool readOnly = callee && i < callee->params.size() && callee->params[i].type.pointer &&
                         callee->params[i].type.constPointee;
         ok &= !address && (!pointer || readOnly);

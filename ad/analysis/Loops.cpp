@@ -6,14 +6,27 @@ namespace adjoint::analysis {
 
 using namespace ir;
 
+namespace {
+
+// The variables whose values `e` reads: a container's size() reads none (code that is
+// differentiated writes a container's elements, never its size).
+std::set<std::string> valuesRead(const ExprPtr& e) {
+  if (e->kind == ExprKind::Member && e->operands[0]->type.isContainer()) return {};
+  if (e->kind == ExprKind::Var) return {e->text};
+  std::set<std::string> out;
+  for (const ExprPtr& op : e->operands) out.merge(valuesRead(op));
+  return out;
+}
+
+}  // namespace
+
 bool asCountedLoop(const Stmt& s, CountedLoop& out) {
   if (s.kind != StmtKind::For || !s.init || !s.step || !s.expr) return false;
   const Stmt& init = *s.init;
   const Stmt& step = *s.step;
-  // An unsigned counter is left to the general form: its reverse `i >= a` would never fail at 0.
-  if (init.kind != StmtKind::Decl || init.type.scalar != Scalar::Int || init.type.isUnsigned || init.type.isIndexed() ||
-      !init.expr)
+  if (init.kind != StmtKind::Decl || init.type.scalar != Scalar::Int || init.type.isIndexed() || !init.expr)
     return false;
+  bool isUnsigned = init.type.isUnsigned;
   const std::string& i = init.name;
   bool stepsCounter = step.kind == StmtKind::Assign && step.lhs->kind == ExprKind::Var && step.lhs->text == i;
   bool unitStep = stepsCounter && (step.op == Op::Add || step.op == Op::Sub) && isOne(step.expr);
@@ -25,15 +38,17 @@ bool asCountedLoop(const Stmt& s, CountedLoop& out) {
   // `i + c < b` is `i < b - c` (and `i - c < b` is `i < b + c`) for an integer literal c.
   ExprPtr bound = cond.operands[1];
   const Expr* lhs = cond.operands[0].get();
+  // (Not for an unsigned counter, where b - c wraps around below c.)
   if ((isOp(*lhs, Op::Add) || isOp(*lhs, Op::Sub)) && lhs->operands[1]->kind == ExprKind::Number &&
-      lhs->operands[1]->type.scalar == Scalar::Int) {
+      lhs->operands[1]->type.scalar == Scalar::Int && !isUnsigned) {
     bound = lhs->op == Op::Add ? sub(bound, lhs->operands[1]) : add(bound, lhs->operands[1]);
     lhs = lhs->operands[0].get();
   }
   if (lhs->kind != ExprKind::Var || lhs->text != i || bound->type.isFloating()) return false;
   bool increasing = step.op == Op::Add;
   bool ok = increasing ? (cond.op == Op::Lt || cond.op == Op::Le) : (cond.op == Op::Gt || cond.op == Op::Ge);
-  if (!ok) return false;
+  // An unsigned counter counting up runs back down to a by `i + 1 > a` (see reversedLoop).
+  if (!ok || (isUnsigned && increasing && strided)) return false;
   std::set<std::string> written = assignedVariables(s.body);
   bool jumps = false;
   walk(s.body, [&](const Stmt& x) {
@@ -41,7 +56,7 @@ bool asCountedLoop(const Stmt& s, CountedLoop& out) {
   });
   if (jumps || written.count(i)) return false;
   for (const ExprPtr& e : {init.expr, bound, step.expr})
-    for (const std::string& v : readVariables(e))
+    for (const std::string& v : valuesRead(e))
       if (written.count(v)) return false;
   out = CountedLoop{i,
                     init.type,
@@ -63,6 +78,10 @@ ExprPtr lastValue(const CountedLoop& loop) {
 StmtPtr reversedLoop(const CountedLoop& loop, StmtList body) {
   ExprPtr i = var(loop.counter, loop.counterType);
   ExprPtr cond = binary(loop.increasing ? Op::Ge : Op::Le, i, loop.first);
+  // Unsigned, `i >= a` would never fail at a = 0: `i + 1 > a` is false once --i passes a (or wraps
+  // around from 0), and from the start b - 1 when the loop ran no iteration (b <= a, or b = 0).
+  if (loop.increasing && loop.counterType.isUnsigned)
+    cond = binary(Op::Gt, add(i, number(1, loop.counterType)), loop.first);
   if (!loop.step)
     return forStmt(decl(loop.counter, loop.counterType, lastValue(loop)), cond,
                    assign(i, loop.increasing ? Op::Sub : Op::Add, number(1, loop.counterType)), std::move(body));

@@ -84,7 +84,7 @@ ExprPtr Adjoints::arrayBar(const Expr& array) const {
   if (array.kind != ExprKind::Var)
     throw InternalError("an indexed expression whose array is not a variable: " + print(array));
   Type t = array.type;
-  return var(array.text + "_bar", t.arraySize > 0 ? t : t.element().pointerTo(false));
+  return var(array.text + "_bar", t.arraySize > 0 ? t : t.writableIndexed());
 }
 
 ExprPtr Adjoints::barOf(const Expr& lvalue) const {
@@ -277,7 +277,9 @@ StmtList Adjoints::declarations() const {
       continue;
     }
     const Type& t = locals_.at(v);
-    out.push_back(decl(v + "_bar", t, t.arraySize > 0 ? nullptr : number(0, t)));
+    StmtPtr d = decl(v + "_bar", t, t.isArrayLocal() ? nullptr : number(0, t));
+    if (t.isContainer()) d->args = {containerSize(var(v, t))};  // zeros, as many as v has
+    out.push_back(d);
   }
   for (const std::string& p : localParamAdjoints_)
     out.push_back(decl(p + "_bar_acc", f_.param(p)->type, number(0, f_.param(p)->type)));

@@ -194,9 +194,12 @@ class TangentBuilder {
     auto d = decl(s->name + "_dot", s->type, nullptr);
     if (s->expr)
       d->expr = tangent(s->expr);
-    else if (s->type.arraySize == 0)
+    else if (!s->type.isArrayLocal())
       d->expr = number(0, s->type);
-    for (const ExprPtr& a : s->args) d->args.push_back(tangent(a));
+    if (s->type.isContainer())
+      d->args = s->args;  // its size: zeros, as many as the vector has
+    else
+      for (const ExprPtr& a : s->args) d->args.push_back(tangent(a));
     out.push_back(at(d, s->loc));
     out.push_back(s);
   }

@@ -335,7 +335,7 @@ class ReverseBuilder {
     if (!r_.entry && f_.returnsFloating())
       g.params.push_back(Param{"result_bar", f_.returnType.element(), Role::ResultAdjoint});
     for (const Param* p : differentiatedParams(f_, r_.wrt))
-      g.params.push_back(Param{p->name + "_bar", p->type.element().pointerTo(false), Role::Adjoint, p->name});
+      g.params.push_back(Param{p->name + "_bar", p->type.writableIndexed(), Role::Adjoint, p->name});
     if ((f_.kernel || f_.device) && !tapes_.empty())
       throw Diagnostic(
           f_.loc,

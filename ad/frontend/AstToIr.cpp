@@ -41,15 +41,26 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
   if (auto t = passedThroughType(qt)) return t;
   if (const auto* ref = canon->getAs<ReferenceType>()) {
     QualType pointee = ref->getPointeeType();
+    if (isa<LValueReferenceType>(ref) && standardContainer(pointee))
+      return convertContainer(pointee, pointee.isConstQualified(), where);
+    if (isa<LValueReferenceType>(ref) && pointee->isBuiltinType() && pointee.isConstQualified())
+      return convertType(pointee.getUnqualifiedType(), where);  // const double& x: read as x
+    if (isa<LValueReferenceType>(ref) && pointee->isFloatingType()) {
+      auto t = convertType(pointee, where);  // double& out: an array of one element
+      if (t) *t = t->pointerTo(false), t->reference = true;
+      return t;
+    }
     if (isa<LValueReferenceType>(ref) && pointee.isConstQualified() && pointee->isStructureOrClassType()) {
       auto t = convertStruct(pointee, where);
       if (t) t->constRef = true;
       return t;
     }
     fail(where, "reference type '" + qt.getAsString() + "' is not supported",
-         "pass by value (structs also by const reference), or by pointer for arrays and outputs");
+         "pass by value or const reference; by reference Adjoint takes float and double outputs, structs (const) and "
+         "std::vector or std::array");
     return std::nullopt;
   }
+  if (standardContainer(canon)) return convertContainer(canon, true, where);  // by value: read only (see convertDecl)
   if (canon->isStructureOrClassType()) return convertStruct(canon, where);
   bool pointer = false, constPointee = false;
   QualType elem = canon;
@@ -84,6 +95,11 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
   else if (builtin->isInteger()) {
     QualType sugared = pointer ? qt->getPointeeType() : qt;
     if (const auto* arr = ctx_.getAsConstantArrayType(qt)) sugared = arr->getElementType();
+    // A class's own name for it (std::vector<double>::size_type) by what it names (std::size_t).
+    while (const auto* member = sugared->getAs<TypedefType>()) {
+      if (!member->getDecl()->getDeclContext()->isRecord()) break;
+      sugared = member->getDecl()->getUnderlyingType();
+    }
     std::string spelled = sugared.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
     if (spelled == "__size_t" || spelled == "__ptrdiff_t") spelled = spelled.substr(2);  // Clang's sizeof sugar
     t = ir::Type::integer(spelled, builtin->isUnsignedInteger());
@@ -100,6 +116,14 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
 }
 
 namespace {
+
+// std::vector<T> or std::array<T, N>: the specialization, else null.
+const ClassTemplateSpecializationDecl* containerSpecialization(QualType qt) {
+  const auto* spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(qt->getAsCXXRecordDecl());
+  if (!spec) return nullptr;
+  std::string name = spec->getQualifiedNameAsString();
+  return name == "std::vector" || name == "std::array" ? spec : nullptr;
+}
 
 // `text` (a declaration) inside the namespaces that enclose `d`, as the generated code repeats it;
 // nothing when `d` is declared inside a class or function.
@@ -128,6 +152,27 @@ void Converter::requireDeclarableEnums(const FunctionDecl* fd) {
          "the generated header cannot declare enumeration '" + name + "': it has no fixed underlying type",
          "give it one (enum " + name + " : int { ... }), or make it a scoped enum (enum class " + name + ")");
   }
+}
+
+bool Converter::standardContainer(QualType qt) const { return containerSpecialization(qt.getCanonicalType()); }
+
+// std::vector<T> and std::array<T, N> of scalars: indexed like a pointer to T, spelled as the
+// container (the adjoint of `const std::vector<double>& x` is `std::vector<double>& x_bar`).
+std::optional<ir::Type> Converter::convertContainer(QualType qt, bool isConst, SourceRange where) {
+  const ClassTemplateSpecializationDecl* spec = containerSpecialization(qt.getCanonicalType());
+  const TemplateArgumentList& args = spec->getTemplateArgs();
+  QualType element = args[0].getAsType();
+  if (!element->isBuiltinType()) {
+    fail(where, "'" + qt.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy()) + "' is not supported",
+         "Adjoint differentiates std::vector and std::array of float, double, integers and bool");
+    return std::nullopt;
+  }
+  auto t = convertType(element, where);
+  if (!t) return std::nullopt;
+  ir::Type c = t->pointerTo(isConst);
+  c.container = spec->getQualifiedNameAsString();
+  if (c.container == "std::array") c.containerSize = static_cast<int>(args[1].getAsIntegral().getExtValue());
+  return c;
 }
 
 // An enumeration of the forward program: an integer type whose definition the generated code
@@ -479,9 +524,14 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
   if (const auto* b = dyn_cast<BinaryOperator>(e)) return convertBinary(b);
   if (const auto* c = dyn_cast<ConditionalOperator>(e))
     return ir::select(convertExpr(c->getCond()), convertExpr(c->getTrueExpr()), convertExpr(c->getFalseExpr()));
-  if (isa<CXXMemberCallExpr>(e))
+  if (const auto* op = dyn_cast<CXXOperatorCallExpr>(e);
+      op && op->getOperator() == OO_Subscript && standardContainer(op->getArg(0)->getType()))
+    return convertSubscript(op);
+  if (const auto* m = dyn_cast<CXXMemberCallExpr>(e)) {
+    if (standardContainer(m->getImplicitObjectArgument()->getType())) return convertContainerCall(m);
     return unsupportedExpr(e, "member function calls (including virtual calls) are not supported",
                            "call a free function instead");
+  }
   if (const auto* call = dyn_cast<CallExpr>(e)) return convertCall(call);
   if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) return convertExpr(m->getSubExpr());
   if (const auto* ctor = dyn_cast<CXXConstructExpr>(e);
@@ -557,6 +607,7 @@ ir::ExprPtr Converter::convertDeclRef(const DeclRefExpr* ref) {
   }
   const auto* vd = dyn_cast<VarDecl>(d);
   if (!vd) return unsupportedExpr(ref, "reference to '" + d->getNameAsString() + "' is not supported", "");
+  if (auto alias = elementAliases_.find(vd); alias != elementAliases_.end()) return alias->second;
   if (!vd->isLocalVarDeclOrParm()) {
     // A constant global folds to its value; mutable globals are state Adjoint cannot track.
     Expr::EvalResult value;
@@ -575,6 +626,8 @@ ir::ExprPtr Converter::convertDeclRef(const DeclRefExpr* ref) {
   auto t = convertType(vd->getType(), ref->getSourceRange());
   if (!t) return placeholder();
   if (t->arraySize > 0 && isa<ParmVarDecl>(vd)) *t = t->element().pointerTo(false);
+  if (t->isContainer() && !isa<ParmVarDecl>(vd)) *t = localContainer(*t);
+  if (t->reference) return ir::index(ir::var(vd->getNameAsString(), *t), ir::number(0, ir::Type::integer()));
   t->shared = cuda::isShared(vd);
   return ir::var(vd->getNameAsString(), *t);
 }
@@ -687,6 +740,14 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
     return elementAt(call->getArg(0), ir::number(0, ir::Type::integer()));
   // Host code passes pointers into buffers (xs + l * n) to the host functions it calls.
   bool host = isHostCode(fd->getDefinition());
+  for (unsigned i = 0; i < std::min(call->getNumArgs(), fd->getNumParams()); ++i) {
+    QualType param = fd->getParamDecl(i)->getType();
+    if (param->isLValueReferenceType() && param->getPointeeType()->isArithmeticType() &&
+        !param->getPointeeType().isConstQualified())
+      return unsupportedExpr(call->getArg(i),
+                             "passing a variable by reference to '" + fd->getNameAsString() + "' is not supported",
+                             "return the value from the function instead");
+  }
   std::vector<ir::ExprPtr> args;
   for (const Expr* a : call->arguments()) args.push_back(host ? convertLaunchArgument(a) : convertExpr(a));
   auto type = convertType(call->getType(), call->getSourceRange(), /*allowVoid=*/true);

@@ -31,6 +31,13 @@ namespace ir = adjoint::ir;
 // nothing for those the IR does not have (the comma operator, pointer-to-member).
 std::optional<ir::Op> irOperator(BinaryOperatorKind kind);
 
+// The type of a local of the container type `container` (as a parameter's, indexed): a
+// std::array is an array of its length, a std::vector a local container.
+ir::Type localContainer(const ir::Type& container);
+
+// The arguments of a constructor call, without the defaulted ones (dim3(n) for dim3(n, 1, 1)).
+std::vector<const Expr*> explicitArgs(const CXXConstructExpr* c);
+
 class Converter {
  public:
   explicit Converter(ASTContext& ctx) : ctx_(ctx), sm_(ctx.getSourceManager()), report_(ctx.getDiagnostics()) {}
@@ -71,6 +78,8 @@ class Converter {
   std::optional<ir::Type> convertStruct(QualType qt, SourceRange where);
   std::map<std::string, std::shared_ptr<const ir::StructInfo>> structs_;
   std::optional<ir::Type> convertEnum(const EnumDecl* e, SourceRange where);
+  bool standardContainer(QualType qt) const;
+  std::optional<ir::Type> convertContainer(QualType qt, bool isConst, SourceRange where);
   void requireDeclarableEnums(const FunctionDecl* fd);
   std::map<std::string, std::shared_ptr<const ir::StructInfo>> enums_;
   static constexpr int kMaxExprDepth = 20000;
@@ -81,6 +90,17 @@ class Converter {
   void convertStmt(const Stmt* s, ir::StmtList& out);
   ir::StmtPtr convertAssignment(const Expr* e);
   void convertSwitch(const SwitchStmt* sw, ir::StmtList& out);
+  // Containers (Containers.cpp).
+  ir::ExprPtr convertSubscript(const CXXOperatorCallExpr* op);
+  ir::ExprPtr convertContainerCall(const CXXMemberCallExpr* call);
+  void convertRangeFor(const CXXForRangeStmt* loop, ir::StmtList& out);
+  void declareContainer(const VarDecl* vd, ir::StmtList& out);
+  bool initializeArray(const Expr* init, ir::Stmt& array);
+  bool vectorAtTopLevel(const VarDecl* vd, const ir::Type& local);
+  bool writesReadOnlyContainer(const ir::ExprPtr& target, const Expr* write);
+  int nesting_ = 0;  // blocks around the statement being converted (1: the function's own)
+  // The loop variables of range-based for loops declared as references: the element they name.
+  std::map<const VarDecl*, ir::ExprPtr> elementAliases_;
   ir::ExprPtr caseCondition(const ir::ExprPtr& value, const std::vector<const CaseStmt*>& cases);
   ir::StmtPtr convertAtomicAdd(const CallExpr* call);
   ir::ExprPtr convertAddress(const Expr* e);

@@ -24,15 +24,14 @@ bool isPassedThrough(QualType qt) {
   return false;
 }
 
-// The arguments of a constructor call, without the defaulted ones (dim3(n) for dim3(n, 1, 1)).
+}  // namespace
+
 std::vector<const Expr*> explicitArgs(const CXXConstructExpr* c) {
   std::vector<const Expr*> out;
   for (const Expr* a : c->arguments())
     if (!isa<CXXDefaultArgExpr>(a)) out.push_back(a);
   return out;
 }
-
-}  // namespace
 
 std::optional<ir::Type> Converter::passedThroughType(QualType qt) {
   if (!isPassedThrough(qt)) return std::nullopt;

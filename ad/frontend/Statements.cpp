@@ -12,6 +12,11 @@
 namespace adjoint::frontend::detail {
 
 ir::StmtList Converter::convertBody(const Stmt* s) {
+  struct Nested {  // the depth of blocks: 1 for the function's own statements
+    int& depth;
+    explicit Nested(int& d) : depth(++d) {}
+    ~Nested() { --depth; }
+  } nested(nesting_);
   ir::StmtList out;
   if (const auto* cs = dyn_cast_or_null<CompoundStmt>(s)) {
     for (const Stmt* child : cs->body()) convertStmt(child, out);
@@ -25,6 +30,10 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
   if (const auto* record = vd->getType()->getAsCXXRecordDecl(); record && record->isLambda()) {
     fail(vd->getSourceRange(), "lambdas are not supported in differentiated code",
          "write the lambda as a function of its own");
+    return;
+  }
+  if (standardContainer(vd->getType()) && !vd->getType()->isReferenceType()) {
+    declareContainer(vd, out);
     return;
   }
   bool shared = cuda::isShared(vd);
@@ -95,6 +104,7 @@ ir::StmtPtr Converter::convertAssignment(const Expr* e) {
     }
     if (isPointerAlias(b->getLHS())) return assignPointer(b, b->getLHS(), *op, b->getRHS());
     ir::ExprPtr lhs = convertExpr(b->getLHS());
+    if (writesReadOnlyContainer(lhs, b)) return nullptr;
     if (lhs->kind != ir::ExprKind::Var && lhs->kind != ir::ExprKind::Index) {
       fail(b->getLHS()->getSourceRange(), "assignment to this expression is not supported",
            "assign to a variable or an array element");
@@ -106,6 +116,7 @@ ir::StmtPtr Converter::convertAssignment(const Expr* e) {
     ir::Op op = u->isIncrementOp() ? ir::Op::Add : ir::Op::Sub;
     if (isPointerAlias(u->getSubExpr())) return assignPointer(u, u->getSubExpr(), op, nullptr);
     ir::ExprPtr target = convertExpr(u->getSubExpr());
+    if (writesReadOnlyContainer(target, u)) return nullptr;
     return ir::at(ir::assign(target, op, ir::number(1, target->type)), loc(u->getBeginLoc()));
   }
   return nullptr;
@@ -195,6 +206,8 @@ void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
   } else if (isa<CXXTryStmt>(s)) {
     fail(s->getSourceRange(), "exceptions are not supported in differentiated code",
          "report errors through return values");
+  } else if (const auto* loop = dyn_cast<CXXForRangeStmt>(s)) {
+    convertRangeFor(loop, out);
   } else if (const auto* sw = dyn_cast<SwitchStmt>(s)) {
     convertSwitch(sw, out);
   } else {

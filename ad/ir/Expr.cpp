@@ -143,6 +143,14 @@ static ExprPtr foldOffsets(const ExprPtr& a, double c, const Type& t) {
                    : makeOp(ExprKind::Binary, t, Op::Sub, {a->operands[0], number(-total, t)});
 }
 
+ExprPtr method(ExprPtr object, const std::string& call, const Type& type) {
+  return make(ExprKind::Member, type, call, {std::move(object)});
+}
+
+ExprPtr containerSize(ExprPtr container) {
+  return method(std::move(container), "size()", Type::integer("std::size_t", true));
+}
+
 ExprPtr member(ExprPtr base, const std::string& field) {
   Type t = Type::of(Scalar::Double);
   if (base->type.record)

@@ -52,7 +52,7 @@ enum class ExprKind {
   Call,    // text is the callee as emitted; math functions are spelled "std::sin", "std::pow", ...
   Select,  // operands[0] ? operands[1] : operands[2]
   Cast,    // (type) operands[0]
-  Member,  // operands[0].text, or operands[0]->text when operands[0] is a pointer
+  Member,  // operands[0].text, or operands[0]->text when operands[0] is a pointer (text "size()": a method)
 };
 
 struct Expr;
@@ -79,6 +79,10 @@ ExprPtr call(const std::string& callee, std::vector<ExprPtr> args, const Type& t
 ExprPtr select(ExprPtr cond, ExprPtr a, ExprPtr b);
 ExprPtr cast(const Type& type, ExprPtr e);
 ExprPtr member(ExprPtr base, const std::string& field);
+// A container's method that reads it, called without arguments: x.size(), x.empty().
+ExprPtr method(ExprPtr object, const std::string& call, const Type& type);
+// x.size() (a std::size_t).
+ExprPtr containerSize(ExprPtr container);
 
 // Arithmetic with folding of literal zeros and ones.
 ExprPtr add(ExprPtr a, ExprPtr b);

@@ -64,6 +64,7 @@ std::string print(const Expr& e) {
     case ExprKind::Var:
       return e.text;
     case ExprKind::Index:
+      if (e.operands[0]->type.reference) return print(*e.operands[0]);  // a reference parameter is its element
       return wrap(*e.operands[0], kPrimary) + "[" + print(*e.operands[1]) + "]";
     case ExprKind::Unary:
       return spelling(e.op) + wrap(*e.operands[0], kUnary);
@@ -85,7 +86,8 @@ std::string print(const Expr& e) {
     case ExprKind::Cast:
       return "static_cast<" + e.type.scalarSpelling() + ">(" + print(*e.operands[0]) + ")";
     case ExprKind::Member:
-      return wrap(*e.operands[0], kPrimary) + (e.operands[0]->type.pointer ? "->" : ".") + e.text;
+      return wrap(*e.operands[0], kPrimary) +
+             (e.operands[0]->type.pointer && !e.operands[0]->type.isContainer() ? "->" : ".") + e.text;
   }
   return "?";
 }
@@ -123,6 +125,7 @@ class StmtPrinter {
       for (size_t i = 0; i < s.args.size(); ++i) t += (i ? ", " : "") + print(*s.args[i]);
       t += "}";
     }
+    if (s.type.isArrayLocal() && s.type.isContainer()) return t + "(" + print(*s.args.at(0)) + ")";  // its size
     if (s.expr) t += " = " + print(*s.expr);
     return t;
   }

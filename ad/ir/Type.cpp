@@ -21,7 +21,14 @@ std::string Type::scalarSpelling() const {
   return "?";
 }
 
+std::string Type::containerSpelling() const {
+  return container + "<" + scalarSpelling() + (containerSize ? ", " + std::to_string(containerSize) : "") + ">";
+}
+
 std::string Type::paramSpelling() const {
+  if (isContainer() && !pointer) return containerSpelling();
+  if (isContainer()) return (constPointee ? "const " : "") + containerSpelling() + "&";
+  if (reference) return (constPointee ? "const " : "") + scalarSpelling() + "&";
   std::string s = scalarSpelling();
   if (pointer) s = (constPointee ? "const " : "") + s + "*";
   if (constRef) s = "const " + s + "&";
@@ -36,7 +43,8 @@ bool StructInfo::hasFloatingField() const {
 
 bool operator==(const Type& a, const Type& b) {
   return a.scalar == b.scalar && a.pointer == b.pointer && a.constPointee == b.constPointee &&
-         a.arraySize == b.arraySize && a.spelled == b.spelled && a.constRef == b.constRef && a.shared == b.shared;
+         a.arraySize == b.arraySize && a.spelled == b.spelled && a.constRef == b.constRef && a.shared == b.shared &&
+         a.container == b.container && a.containerSize == b.containerSize && a.reference == b.reference;
 }
 
 }  // namespace adjoint::ir

@@ -34,32 +34,74 @@ struct Type {
   bool constRef = false;                     // a struct parameter passed as const S&
   bool isUnsigned = false;                   // an unsigned integer type
   bool shared = false;                       // a __shared__ array of a CUDA block
+  // A standard container: "std::vector" or "std::array" (of containerSize elements). As a
+  // parameter (pointer is set) it is passed by reference, const when constPointee; as a local
+  // (a std::vector: a std::array local is an array) it is declared with its size (Stmt::args).
+  std::string container;
+  int containerSize = 0;
+  // A scalar parameter passed by reference (T&, const T&): pointer is set, and it is indexed at 0
+  // and printed by name, so that it is differentiated as an array of one element.
+  bool reference = false;
 
-  static Type of(Scalar s) { return Type{s, false, false, 0, {}, nullptr, false, false, false}; }
+  static Type of(Scalar s) {
+    Type t;
+    t.scalar = s;
+    return t;
+  }
   static Type integer(std::string spelling = "int", bool isUnsigned = false) {
-    return Type{Scalar::Int, false, false, 0, std::move(spelling), nullptr, false, isUnsigned, false};
+    Type t = of(Scalar::Int);
+    t.spelled = std::move(spelling);
+    t.isUnsigned = isUnsigned;
+    return t;
   }
   static Type opaque(std::string spelling) {
-    return Type{Scalar::Opaque, false, false, 0, std::move(spelling), nullptr, false, false, false};
+    Type t = of(Scalar::Opaque);
+    t.spelled = std::move(spelling);
+    return t;
   }
   static Type structure(std::shared_ptr<const StructInfo> info) {
-    return Type{Scalar::Struct, false, false, 0, info->name, info, false, false, false};
+    Type t = of(Scalar::Struct);
+    t.spelled = info->name;
+    t.record = std::move(info);
+    return t;
   }
 
   bool isFloating() const { return scalar == Scalar::Float || scalar == Scalar::Double; }
   bool isStruct() const { return scalar == Scalar::Struct; }
   // A value with an adjoint: floating scalars, arrays of them, and structs with floating fields.
   bool isDifferentiable() const { return isFloating() || (isStruct() && record->hasFloatingField()); }
-  bool isIndexed() const { return pointer || arraySize > 0; }
+  bool isIndexed() const { return pointer || arraySize > 0 || isContainer(); }
+  // A local array or std::vector: declared with its size, not a scalar initializer.
+  bool isArrayLocal() const { return arraySize > 0 || (isContainer() && !pointer); }
   // The type of one element (for pointers and arrays) or the type itself.
-  Type element() const { return Type{scalar, false, false, 0, spelled, record, false, isUnsigned, false}; }
-  Type pointerTo(bool isConst) const {
-    return Type{scalar, true, isConst, 0, spelled, record, false, isUnsigned, false};
+  Type element() const {
+    Type t = of(scalar);
+    t.spelled = spelled;
+    t.record = record;
+    t.isUnsigned = isUnsigned;
+    return t;
   }
+  Type pointerTo(bool isConst) const {
+    Type t = element();
+    t.pointer = true;
+    t.constPointee = isConst;
+    return t;
+  }
+  // The type of an indexed value's adjoint or tangent parameter: its writable container, or a
+  // pointer to its elements.
+  Type writableIndexed() const {
+    if (container.empty() && !reference) return element().pointerTo(false);
+    Type t = *this;
+    t.constPointee = false;
+    return t;
+  }
+  bool isContainer() const { return !container.empty(); }
 
   // The element's spelling in C++: "double", "float", "int", ...
   std::string scalarSpelling() const;
-  // The spelling of a parameter of this type: "const double*", "double", ...
+  // The container's spelling: "std::vector<double>", "std::array<float, 3>".
+  std::string containerSpelling() const;
+  // The spelling of a parameter of this type: "const double*", "double", "const std::vector<double>&", ...
   std::string paramSpelling() const;
 };
 

@@ -3,7 +3,8 @@
 //   adjoint::verify("loss", loss, loss_grad, loss_jvp, options)
 //
 // builds random arguments from the forward function's parameter types (floating scalars and
-// arrays are inputs, arrays behind non-const pointers are also outputs, integers are sizes) and
+// arrays are inputs, arrays behind non-const pointers or references to std::vector / std::array
+// are also outputs, integers are sizes) and
 // checks, in double:
 //   1. forward mode against central finite differences along a random direction v,
 //   2. the dot-product test <J v, w> == <v, J^T w> between forward and reverse mode,
@@ -15,8 +16,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <random>
 #include <string>
 #include <tuple>
@@ -54,30 +57,44 @@ namespace detail {
 // parameter left out of `wrt` is still an input, held fixed.
 template <class A, bool InWrt>
 struct Slot {
-  using Pointee = std::remove_pointer_t<A>;
+  using Pointee = std::remove_pointer_t<std::remove_reference_t<A>>;
   using E = std::remove_cv_t<Pointee>;
-  static constexpr bool pointer = std::is_pointer_v<A>;
+  // A scalar by non-const reference (double& out) is an array of one element, its derivatives
+  // references too (passed through std::ref, so that the calls' argument tuples hold references);
+  // by const reference it is an input, as by value.
+  static constexpr bool reference = std::is_lvalue_reference_v<A> && !std::is_const_v<Pointee>;
+  static constexpr bool pointer = std::is_pointer_v<A> || reference;
   static constexpr bool output = pointer && !std::is_const_v<Pointee> && std::is_floating_point_v<E>;
   static constexpr bool floating = std::is_floating_point_v<E> && (InWrt || output);
   static constexpr bool isStruct = false;
+  static constexpr size_t fixedLength = reference ? 1 : 0;  // pointers: options.length elements
 
   std::vector<E> initial, value, bar, dot, direction, weight;
 
-  A arg() {
-    if constexpr (pointer)
+  auto arg() {
+    if constexpr (reference)
+      return std::ref(value[0]);
+    else if constexpr (pointer)
       return value.data();
     else
-      return value[0];
+      return static_cast<E>(value[0]);
   }
   auto dotArg() {
-    if constexpr (pointer)
+    if constexpr (reference)
+      return std::ref(dot[0]);
+    else if constexpr (pointer)
       return static_cast<A>(dot.data());
     else
       return dot[0];
   }
-  E* barArg() { return bar.data(); }
+  auto barArg() {
+    if constexpr (reference)
+      return std::ref(bar[0]);
+    else
+      return bar.data();
+  }
   void reset() { value = initial; }
-  void collect() {}
+  void sync() {}  // after a call: what it wrote is already in value, dot and bar
 };
 
 // |a - b| relative to the larger magnitude; magnitudes below `floor` count as `floor`, so that a
@@ -98,6 +115,7 @@ struct StructSlot {
   static constexpr bool output = false;
   static constexpr bool floating = InWrt;
   static constexpr bool isStruct = true;
+  static constexpr size_t fixedLength = 0;
 
   std::vector<double> initial, bar, dot, direction, weight;
   S object{}, dotObject{}, barObject{};
@@ -125,12 +143,71 @@ struct StructSlot {
     store(barObject, bar);
     return &barObject;
   }
-  void collect() { bar = load(barObject); }
+  void sync() { bar = load(barObject); }
 };
 
+template <class C>
+struct Container : std::false_type {
+  using Element = C;
+  static constexpr size_t fixedLength = 0;
+};
+template <class E, class Allocator>
+struct Container<std::vector<E, Allocator>> : std::true_type {
+  using Element = E;
+  static constexpr size_t fixedLength = 0;  // options.length elements
+};
+template <class E, size_t N>
+struct Container<std::array<E, N>> : std::true_type {
+  using Element = E;
+  static constexpr size_t fixedLength = N;
+};
+
+// A std::vector or std::array parameter, by reference (an output when not const): its values
+// are kept as an array's are, and passed as the container (through std::ref, so that the calls'
+// argument tuples hold references).
 template <class A, bool InWrt>
-using SlotFor = std::conditional_t<std::is_class_v<std::remove_cv_t<std::remove_reference_t<A>>>, StructSlot<A, InWrt>,
-                                   Slot<A, InWrt>>;
+struct ContainerSlot {
+  using C = std::remove_cv_t<std::remove_reference_t<A>>;
+  using E = typename Container<C>::Element;
+  static constexpr bool pointer = true;
+  static constexpr bool output = !std::is_const_v<std::remove_reference_t<A>> && std::is_floating_point_v<E>;
+  static constexpr bool floating = std::is_floating_point_v<E> && (InWrt || output);
+  static constexpr bool isStruct = false;
+  static constexpr size_t fixedLength = Container<C>::fixedLength;
+
+  std::vector<E> initial, value, bar, dot, direction, weight;
+  C object{}, dotObject{}, barObject{};
+
+  static void store(C& c, const std::vector<E>& v) {
+    if constexpr (fixedLength == 0) c.resize(v.size());
+    std::copy(v.begin(), v.end(), c.begin());
+  }
+  void reset() { value = initial; }
+  std::reference_wrapper<C> arg() {
+    store(object, value);
+    return object;
+  }
+  std::reference_wrapper<C> dotArg() {
+    store(dotObject, dot);
+    return dotObject;
+  }
+  std::reference_wrapper<C> barArg() {
+    store(barObject, bar);
+    return barObject;
+  }
+  void sync() {
+    value.assign(object.begin(), object.end());
+    dot.assign(dotObject.begin(), dotObject.end());
+    bar.assign(barObject.begin(), barObject.end());
+  }
+};
+
+template <class A>
+using Bare = std::remove_cv_t<std::remove_reference_t<A>>;
+
+template <class A, bool InWrt>
+using SlotFor = std::conditional_t<Container<Bare<A>>::value, ContainerSlot<A, InWrt>,
+                                   std::conditional_t<std::is_class_v<Bare<A>>, StructSlot<A, InWrt>, Slot<A, InWrt>>>;
 
 template <class R, unsigned long long Wrt, class Positions, class... A>
 class Verifier;
@@ -139,8 +216,9 @@ template <class R, unsigned long long Wrt, size_t... I, class... A>
 class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
  public:
   Verifier(const std::string& name, const VerifyOptions& o) : name_(name), o_(o), rng_(o.seed) {
-    constexpr bool usesFloat =
-        std::is_same_v<R, float> || (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<A>>, float> || ...);
+    constexpr bool usesFloat = std::is_same_v<R, float> ||
+                               (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<A>>, float> || ...) ||
+                               (std::is_same_v<typename Container<Bare<A>>::Element, float> || ...);
     if (usesFloat) {
       o_.step = o.floatStep;
       o_.fdTolerance = o.floatFdTolerance;
@@ -213,7 +291,7 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
       if constexpr (S::isStruct)
         count = S::count();
       else if constexpr (S::pointer)
-        count = o_.length;
+        count = S::fixedLength ? S::fixedLength : o_.length;
       s.initial.assign(count, E{});
       if constexpr (std::is_floating_point_v<E>) {
         for (auto& x : s.initial) x = static_cast<E>(uniform(lo, hi));
@@ -243,6 +321,7 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
       out.push_back(std::apply([&](auto&... s) { return f(s.arg()...); }, slots_));
     else
       std::apply([&](auto&... s) { f(s.arg()...); }, slots_);
+    each([](auto& s) { s.sync(); });
     each([&](auto& s) {
       using S = std::decay_t<decltype(s)>;
       if constexpr (S::output) out.insert(out.end(), s.value.begin(), s.value.end());
@@ -314,6 +393,7 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
       out.push_back(callWithDots(jvp));
     else
       callWithDots(jvp);
+    each([](auto& s) { s.sync(); });
     each([&](auto& s) {
       using S = std::decay_t<decltype(s)>;
       if constexpr (S::output) out.insert(out.end(), s.dot.begin(), s.dot.end());
@@ -358,8 +438,8 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
     callWith(grad, [](auto& s) { return s.barArg(); });
     each([&](auto& s) {
       using S = std::decay_t<decltype(s)>;
+      s.sync();
       if constexpr (S::pointer) changedArrays_ += s.value != s.initial;
-      s.collect();
     });
     double sum = 0;
     each([&](auto& s) {

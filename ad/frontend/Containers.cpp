@@ -1,0 +1,182 @@
+// std::vector and std::array: indexing, the methods that read them, and range-based for loops
+// (over containers and arrays) converted to what they mean on an indexed value (see Converter.h).
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/StmtCXX.h>
+
+#include "ad/frontend/Converter.h"
+
+namespace adjoint::frontend::detail {
+
+namespace {
+
+const ir::Type kSize = ir::Type::integer("std::size_t", true);
+
+}  // namespace
+
+// x[i] on a container: the element, as on an array (the index as written, without the implicit
+// conversion to size_type).
+ir::ExprPtr Converter::convertSubscript(const CXXOperatorCallExpr* op) {
+  return ir::index(convertExpr(op->getArg(0)), convertExpr(op->getArg(1)->IgnoreImpCasts()));
+}
+
+// The methods that read a container: size(), empty(), at(i) (x[i]: the bounds check is the
+// forward's, which ran first), front() and back(). Others change its size, which the adjoint
+// (a container of the same size, given by the caller) cannot follow.
+ir::ExprPtr Converter::convertContainerCall(const CXXMemberCallExpr* call) {
+  std::string name = call->getMethodDecl()->getNameAsString();
+  ir::ExprPtr object = convertExpr(call->getImplicitObjectArgument());
+  // A std::array local is an array of its length.
+  ir::ExprPtr size = object->type.arraySize > 0 ? ir::number(object->type.arraySize, kSize) : ir::containerSize(object);
+  if (name == "size") return size;
+  if (name == "empty") return ir::binary(ir::Op::Eq, size, ir::number(0, kSize));
+  if (name == "at" && call->getNumArgs() == 1) return ir::index(object, convertExpr(call->getArg(0)->IgnoreImpCasts()));
+  if (name == "front") return ir::index(object, ir::number(0, kSize));
+  if (name == "back") return ir::index(object, ir::binary(ir::Op::Sub, size, ir::number(1, kSize)));
+  return unsupportedExpr(call, "'" + name + "' on a " + object->type.container + " is not supported here",
+                         "differentiated code reads and writes the elements of containers it is given (x[i], "
+                         "x.at(i), x.size()); size them before the call");
+}
+
+ir::Type localContainer(const ir::Type& container) {
+  if (container.container == "std::array") {
+    ir::Type array = container.element();
+    array.arraySize = container.containerSize;
+    return array;
+  }
+  ir::Type vector = container;
+  vector.pointer = vector.constPointee = false;
+  return vector;
+}
+
+namespace {
+
+// for (std::size_t k = 0; k < size; ++k) t[k] = value(k);
+template <class Value>
+ir::StmtPtr assignEach(const ir::ExprPtr& t, const ir::ExprPtr& size, const std::string& k, Value value) {
+  ir::ExprPtr counter = ir::var(k, kSize);
+  return ir::forStmt(ir::decl(k, kSize, ir::number(0, kSize)), ir::binary(ir::Op::Lt, counter, size),
+                     ir::assign(counter, ir::Op::Add, ir::number(1, kSize)),
+                     {ir::assign(ir::index(t, counter), ir::Op::Assign, value(counter))});
+}
+
+// A container's length: an array's (std::array locals are arrays), or its size().
+ir::ExprPtr lengthOf(const ir::ExprPtr& values) {
+  return values->type.arraySize > 0 ? ir::number(values->type.arraySize, kSize) : ir::containerSize(values);
+}
+
+}  // namespace
+
+// A local std::array is an array of its length (`std::array<double, 3> a{}` is `double a[3] = {}`);
+// a local std::vector is declared with its size (`std::vector<double> t(n)`, and `t(n, v)` sized
+// then assigned), at the function's top level, where its adjoint can be declared as long. A copy
+// of a container (`t = x`) is declared as long as x, then x's elements assigned.
+void Converter::declareContainer(const VarDecl* vd, ir::StmtList& out) {
+  auto type = convertContainer(vd->getType(), false, vd->getSourceRange());
+  if (!type) return;
+  ir::Type t = localContainer(*type);
+  ir::ExprPtr local = ir::var(vd->getNameAsString(), t);
+  auto d = ir::at(ir::decl(local->text, t, nullptr), loc(vd->getBeginLoc()));
+  const Expr* init = vd->getInit() ? vd->getInit()->IgnoreImplicit() : nullptr;
+  const auto* construct = dyn_cast_or_null<CXXConstructExpr>(init);
+  std::vector<const Expr*> args = construct ? explicitArgs(construct) : std::vector<const Expr*>{};
+  if (args.size() == 1 && standardContainer(args[0]->getType())) {
+    if (!vectorAtTopLevel(vd, t)) return;
+    ir::ExprPtr source = convertExpr(args[0]);
+    if (t.isContainer()) d->args = {lengthOf(source)};
+    out.push_back(d);
+    out.push_back(ir::at(
+        assignEach(local, lengthOf(local), freshName("k"), [&](const ir::ExprPtr& k) { return ir::index(source, k); }),
+        d->loc));
+  } else if (t.arraySize > 0) {
+    if (initializeArray(init, *d)) out.push_back(d);
+  } else if ((args.size() == 1 || args.size() == 2) && args[0]->getType()->isIntegerType()) {
+    if (!vectorAtTopLevel(vd, t)) return;
+    d->args = {convertExpr(args[0])};
+    out.push_back(d);
+    ir::ExprPtr fill = args.size() == 2 ? convertExpr(args[1]) : nullptr;
+    if (fill && !ir::isZero(fill))  // (the vector is zeroed already)
+      out.push_back(
+          ir::at(assignEach(local, lengthOf(local), freshName("k"), [&](const ir::ExprPtr&) { return fill; }), d->loc));
+  } else {
+    fail(vd->getSourceRange(), "this " + t.container + " local is not supported",
+         "declare it with its size, std::vector<double> " + local->text + "(n) or " + local->text +
+             "(n, value), or as a copy of another container, and assign its elements");
+  }
+}
+
+// std::array<double, 3> a = {1, 2, 3} (or {{1, 2, 3}}, {}): the array's values, zeros after the
+// last given. False after reporting another initializer.
+bool Converter::initializeArray(const Expr* init, ir::Stmt& array) {
+  const auto* list = dyn_cast_or_null<InitListExpr>(init);
+  if (list && list->getNumInits() == 1 && isa<InitListExpr>(list->getInit(0)->IgnoreImplicit()))
+    list = cast<InitListExpr>(list->getInit(0)->IgnoreImplicit());
+  if (init && !list) {
+    fail(init->getSourceRange(), "this std::array initializer is not supported",
+         "use a braced list of values, or a copy of another container");
+    return false;
+  }
+  if (list)
+    for (const Expr* e : list->inits())
+      if (!isa<ImplicitValueInitExpr>(e)) array.args.push_back(convertExpr(e));
+  while (!array.args.empty() && static_cast<int>(array.args.size()) < array.type.arraySize)
+    array.args.push_back(ir::number(0, array.type.element()));
+  return true;
+}
+
+// A std::vector local's adjoint is declared where the reverse sweep starts, as long as the vector:
+// the vector must be declared at the function's top level (else reported, false).
+bool Converter::vectorAtTopLevel(const VarDecl* vd, const ir::Type& local) {
+  if (nesting_ <= 1 || !local.isContainer()) return true;
+  fail(vd->getSourceRange(), "a std::vector declared inside a loop or branch is not supported",
+       "declare it at the start of the function, sized for every use");
+  return false;
+}
+
+// A container parameter passed by value is read only in the derivatives, which take it by const
+// reference: a write into it is reported (true).
+bool Converter::writesReadOnlyContainer(const ir::ExprPtr& target, const Expr* write) {
+  if (target->kind != ir::ExprKind::Index) return false;
+  const ir::Expr& values = *target->operands[0];
+  if (!values.type.isContainer() || !values.type.constPointee) return false;
+  fail(write->getSourceRange(),
+       "writes into '" + values.text + "', a " + values.type.container + " passed by value, which is not supported",
+       "pass it by reference to change the caller's, or copy it into a local " + values.type.container);
+  return true;
+}
+
+// for (double v : x) body  is  for (std::size_t k = 0; k < x.size(); ++k) { double v = x[k]; body }
+// (an array's bound is its length); a reference `double& v` is x[k] itself wherever the body
+// names it.
+void Converter::convertRangeFor(const CXXForRangeStmt* loop, ir::StmtList& out) {
+  const Expr* range = loop->getRangeInit()->IgnoreParenImpCasts();
+  const auto* ref = dyn_cast<DeclRefExpr>(range);
+  const auto* array = ctx_.getAsConstantArrayType(range->getType());
+  if (!ref || (!array && !standardContainer(range->getType()))) {
+    fail(range->getSourceRange(), "a range-based for over this range is not supported",
+         "loop over a std::vector, a std::array or an array variable, or count with an index");
+    return;
+  }
+  ir::ExprPtr values = convertExpr(range);
+  ir::Type counterType = array ? ir::Type::integer() : kSize;
+  ir::ExprPtr bound = array ? ir::number(static_cast<double>(array->getSize().getZExtValue()), counterType)
+                      : values->type.arraySize > 0 ? ir::number(values->type.arraySize, counterType)
+                                                   : ir::containerSize(values);
+  std::string k = freshName("k");
+  ir::ExprPtr counter = ir::var(k, counterType);
+  const VarDecl* v = loop->getLoopVariable();
+  ir::StmtList body;
+  if (v->getType()->isReferenceType()) {
+    elementAliases_[v] = ir::index(values, counter);
+  } else if (auto t = convertType(v->getType(), v->getSourceRange())) {
+    body.push_back(ir::at(ir::decl(v->getNameAsString(), *t, ir::index(values, counter)), loc(v->getBeginLoc())));
+  }
+  ir::StmtList rest = convertBody(loop->getBody());
+  body.insert(body.end(), rest.begin(), rest.end());
+  out.push_back(
+      ir::at(ir::forStmt(ir::decl(k, counterType, ir::number(0, counterType)), ir::binary(ir::Op::Lt, counter, bound),
+                         ir::assign(counter, ir::Op::Add, ir::number(1, counterType)), body),
+             loc(loop->getBeginLoc())));
+}
+
+}  // namespace adjoint::frontend::detail

@@ -1,0 +1,93 @@
+// std::vector and std::array as numerical code uses them: parameters by const reference (inputs),
+// by reference (outputs) and by value (read only), locals sized at their declaration and copies,
+// size_t loops, range-based for loops (by value and by reference, over containers and arrays),
+// at(), front(), back(), empty(), float and integer element types.
+#include <array>
+#include <cmath>
+#include <vector>
+
+double mean_squared_error(const std::vector<double>& prediction, const std::vector<double>& target) {
+  double sum = 0;
+  for (std::size_t i = 0; i < prediction.size(); ++i) {
+    double r = prediction[i] - target.at(i);
+    sum += r * r;
+  }
+  return prediction.empty() ? 0.0 : sum / static_cast<double>(prediction.size());
+}
+// VERIFY: mean_squared_error
+
+// Softmax into an output vector; the maximum shifts the exponent (a running max over a range).
+void softmax(const std::vector<double>& logits, std::vector<double>& probabilities) {
+  double m = logits.front();
+  for (double z : logits) m = std::fmax(m, z);
+  double total = 0;
+  for (std::size_t i = 0; i < logits.size(); ++i) {
+    probabilities[i] = std::exp(logits[i] - m);
+    total += probabilities[i];
+  }
+  for (auto& p : probabilities) p /= total;
+}
+// VERIFY: softmax
+
+double spring_energy(const std::array<double, 3>& p, const std::array<double, 3>& q, double stiffness) {
+  std::array<double, 3> d{};
+  for (std::size_t k = 0; k < d.size(); ++k) d[k] = p[k] - q[k];
+  double length = 0;
+  for (double c : d) length += c * c;
+  length = std::sqrt(length);
+  return 0.5 * stiffness * (length - 1) * (length - 1);
+}
+// VERIFY: spring_energy
+
+float weighted_sum(const std::vector<float>& x, const std::vector<float>& w) {
+  float s = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) s += w[i] * std::tanh(x[i]);
+  return s;
+}
+// VERIFY: weighted_sum length=8
+
+// A gather by integer indices, and a vector taken by value (read only).
+double gather(std::vector<double> table, const std::vector<int>& index, double scale) {
+  double s = 0;
+  for (int k : index) s += scale * table[static_cast<std::size_t>(k)] * table.back();
+  return s;
+}
+// VERIFY: gather
+
+// Locals: a smoothed copy of the input, a scratch vector filled with a value, a fixed stencil.
+double smoothed_length(const std::vector<double>& x, const std::vector<double>& y, double tension) {
+  std::size_t n = x.size();
+  std::vector<double> sx = x, sy(y), w(n, tension);
+  const std::array<double, 3> kernel = {0.25, 0.5, 0.25};
+  for (std::size_t i = 1; i + 1 < n; ++i) {
+    sx[i] = 0;
+    sy[i] = 0;
+    for (std::size_t j = 0; j < kernel.size(); ++j) {
+      sx[i] += kernel[j] * x[i + j - 1];
+      sy[i] += kernel[j] * y[i + j - 1];
+    }
+  }
+  double length = 0;
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    double dx = sx[i + 1] - sx[i], dy = sy[i + 1] - sy[i];
+    length += std::sqrt(dx * dx + dy * dy + 1e-9);
+  }
+  double bend = 0;
+  for (double wi : w) bend += wi * wi;
+  return length + 1e-3 * bend;
+}
+// VERIFY: smoothed_length
+
+// Range-for over a local array, by reference (updates) and by value.
+double scaled_powers(double x, const std::array<double, 4>& coefficients) {
+  double powers[4] = {1, x, x * x, x * x * x};
+  for (double& p : powers) p *= 0.5;
+  double s = 0;
+  std::size_t k = 0;
+  for (double p : powers) {
+    s += coefficients[k] * p;
+    ++k;
+  }
+  return s;
+}
+// VERIFY: scaled_powers
