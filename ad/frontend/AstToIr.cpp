@@ -522,8 +522,12 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
   if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) return elementAt(sub->getBase(), convertExpr(sub->getIdx()));
   if (const auto* u = dyn_cast<UnaryOperator>(e)) return convertUnary(u);
   if (const auto* b = dyn_cast<BinaryOperator>(e)) return convertBinary(b);
-  if (const auto* c = dyn_cast<ConditionalOperator>(e))
-    return ir::select(convertExpr(c->getCond()), convertExpr(c->getTrueExpr()), convertExpr(c->getFalseExpr()));
+  if (isAlgorithm(e)) return algorithmValue(e);
+  if (const auto* c = dyn_cast<ConditionalOperator>(e)) {
+    ir::ExprPtr cond = convertExpr(c->getCond());
+    PreludeTo none(prelude_, nullptr);  // one of the two is not evaluated
+    return ir::select(cond, convertExpr(c->getTrueExpr()), convertExpr(c->getFalseExpr()));
+  }
   if (const auto* op = dyn_cast<CXXOperatorCallExpr>(e);
       op && op->getOperator() == OO_Subscript && standardContainer(op->getArg(0)->getType()))
     return convertSubscript(op);
@@ -718,8 +722,9 @@ ir::ExprPtr Converter::convertBinary(const BinaryOperator* b) {
   std::optional<ir::Op> op = irOperator(b->getOpcode());
   if (!op) return unsupportedExpr(b, "operator '" + b->getOpcodeStr().str() + "' is not supported", "");
   if (b->isComparisonOp() && b->getLHS()->getType()->isPointerType()) return comparePointers(b);
-  ir::ExprPtr lhs = convertExpr(b->getLHS()), rhs = convertExpr(b->getRHS());
-  return ir::binary(*op, lhs, rhs);
+  ir::ExprPtr lhs = convertExpr(b->getLHS());
+  PreludeTo none(prelude_, b->isLogicalOp() ? nullptr : prelude_);  // the right of && and || may not run
+  return ir::binary(*op, lhs, convertExpr(b->getRHS()));
 }
 
 // The condition of `assert(c)`, which expands to `static_cast<bool>(c) ? void(0) : <failure>`;

@@ -8,11 +8,17 @@
 
 namespace adjoint::frontend::detail {
 
-namespace {
+ir::Type sizeType() { return ir::Type::integer("std::size_t", true); }
 
-const ir::Type kSize = ir::Type::integer("std::size_t", true);
+ir::ExprPtr lengthOf(const ir::ExprPtr& values) {
+  return values->type.arraySize > 0 ? ir::number(values->type.arraySize, sizeType()) : ir::containerSize(values);
+}
 
-}  // namespace
+ir::StmtPtr countedLoop(const std::string& k, const ir::ExprPtr& length, ir::StmtList body) {
+  ir::ExprPtr counter = ir::var(k, sizeType());
+  return ir::forStmt(ir::decl(k, sizeType(), ir::number(0, sizeType())), ir::binary(ir::Op::Lt, counter, length),
+                     ir::assign(counter, ir::Op::Add, ir::number(1, sizeType())), std::move(body));
+}
 
 // x[i] on a container: the element, as on an array (the index as written, without the implicit
 // conversion to size_type).
@@ -27,12 +33,13 @@ ir::ExprPtr Converter::convertContainerCall(const CXXMemberCallExpr* call) {
   std::string name = call->getMethodDecl()->getNameAsString();
   ir::ExprPtr object = convertExpr(call->getImplicitObjectArgument());
   // A std::array local is an array of its length.
-  ir::ExprPtr size = object->type.arraySize > 0 ? ir::number(object->type.arraySize, kSize) : ir::containerSize(object);
+  ir::ExprPtr size =
+      object->type.arraySize > 0 ? ir::number(object->type.arraySize, sizeType()) : ir::containerSize(object);
   if (name == "size") return size;
-  if (name == "empty") return ir::binary(ir::Op::Eq, size, ir::number(0, kSize));
+  if (name == "empty") return ir::binary(ir::Op::Eq, size, ir::number(0, sizeType()));
   if (name == "at" && call->getNumArgs() == 1) return ir::index(object, convertExpr(call->getArg(0)->IgnoreImpCasts()));
-  if (name == "front") return ir::index(object, ir::number(0, kSize));
-  if (name == "back") return ir::index(object, ir::binary(ir::Op::Sub, size, ir::number(1, kSize)));
+  if (name == "front") return ir::index(object, ir::number(0, sizeType()));
+  if (name == "back") return ir::index(object, ir::binary(ir::Op::Sub, size, ir::number(1, sizeType())));
   return unsupportedExpr(call, "'" + name + "' on a " + object->type.container + " is not supported here",
                          "differentiated code reads and writes the elements of containers it is given (x[i], "
                          "x.at(i), x.size()); size them before the call");
@@ -48,24 +55,6 @@ ir::Type localContainer(const ir::Type& container) {
   vector.pointer = vector.constPointee = false;
   return vector;
 }
-
-namespace {
-
-// for (std::size_t k = 0; k < size; ++k) t[k] = value(k);
-template <class Value>
-ir::StmtPtr assignEach(const ir::ExprPtr& t, const ir::ExprPtr& size, const std::string& k, Value value) {
-  ir::ExprPtr counter = ir::var(k, kSize);
-  return ir::forStmt(ir::decl(k, kSize, ir::number(0, kSize)), ir::binary(ir::Op::Lt, counter, size),
-                     ir::assign(counter, ir::Op::Add, ir::number(1, kSize)),
-                     {ir::assign(ir::index(t, counter), ir::Op::Assign, value(counter))});
-}
-
-// A container's length: an array's (std::array locals are arrays), or its size().
-ir::ExprPtr lengthOf(const ir::ExprPtr& values) {
-  return values->type.arraySize > 0 ? ir::number(values->type.arraySize, kSize) : ir::containerSize(values);
-}
-
-}  // namespace
 
 // A local std::array is an array of its length (`std::array<double, 3> a{}` is `double a[3] = {}`);
 // a local std::vector is declared with its size (`std::vector<double> t(n)`, and `t(n, v)` sized
@@ -85,8 +74,9 @@ void Converter::declareContainer(const VarDecl* vd, ir::StmtList& out) {
     ir::ExprPtr source = convertExpr(args[0]);
     if (t.isContainer()) d->args = {lengthOf(source)};
     out.push_back(d);
+    ir::ExprPtr k = ir::var(freshName("k"), sizeType());
     out.push_back(ir::at(
-        assignEach(local, lengthOf(local), freshName("k"), [&](const ir::ExprPtr& k) { return ir::index(source, k); }),
+        countedLoop(k->text, lengthOf(local), {ir::assign(ir::index(local, k), ir::Op::Assign, ir::index(source, k))}),
         d->loc));
   } else if (t.arraySize > 0) {
     if (initializeArray(init, *d)) out.push_back(d);
@@ -95,9 +85,11 @@ void Converter::declareContainer(const VarDecl* vd, ir::StmtList& out) {
     d->args = {convertExpr(args[0])};
     out.push_back(d);
     ir::ExprPtr fill = args.size() == 2 ? convertExpr(args[1]) : nullptr;
-    if (fill && !ir::isZero(fill))  // (the vector is zeroed already)
-      out.push_back(
-          ir::at(assignEach(local, lengthOf(local), freshName("k"), [&](const ir::ExprPtr&) { return fill; }), d->loc));
+    if (fill && !ir::isZero(fill)) {  // (the vector is zeroed already)
+      ir::ExprPtr k = ir::var(freshName("k"), sizeType());
+      out.push_back(ir::at(
+          countedLoop(k->text, lengthOf(local), {ir::assign(ir::index(local, k), ir::Op::Assign, fill)}), d->loc));
+    }
   } else {
     fail(vd->getSourceRange(), "this " + t.container + " local is not supported",
          "declare it with its size, std::vector<double> " + local->text + "(n) or " + local->text +
@@ -146,24 +138,18 @@ bool Converter::writesReadOnlyContainer(const ir::ExprPtr& target, const Expr* w
 }
 
 // for (double v : x) body  is  for (std::size_t k = 0; k < x.size(); ++k) { double v = x[k]; body }
-// (an array's bound is its length); a reference `double& v` is x[k] itself wherever the body
-// names it.
+// (an array's bound is its length: a local array, or a constant table); a reference `double& v` is x[k] itself wherever
+// the body names it.
 void Converter::convertRangeFor(const CXXForRangeStmt* loop, ir::StmtList& out) {
   const Expr* range = loop->getRangeInit()->IgnoreParenImpCasts();
   const auto* ref = dyn_cast<DeclRefExpr>(range);
-  const auto* array = ctx_.getAsConstantArrayType(range->getType());
-  if (!ref || (!array && !standardContainer(range->getType()))) {
+  if (!ref || (!ctx_.getAsConstantArrayType(range->getType()) && !standardContainer(range->getType()))) {
     fail(range->getSourceRange(), "a range-based for over this range is not supported",
          "loop over a std::vector, a std::array or an array variable, or count with an index");
     return;
   }
   ir::ExprPtr values = convertExpr(range);
-  ir::Type counterType = array ? ir::Type::integer() : kSize;
-  ir::ExprPtr bound = array ? ir::number(static_cast<double>(array->getSize().getZExtValue()), counterType)
-                      : values->type.arraySize > 0 ? ir::number(values->type.arraySize, counterType)
-                                                   : ir::containerSize(values);
-  std::string k = freshName("k");
-  ir::ExprPtr counter = ir::var(k, counterType);
+  ir::ExprPtr counter = ir::var(freshName("k"), sizeType());
   const VarDecl* v = loop->getLoopVariable();
   ir::StmtList body;
   if (v->getType()->isReferenceType()) {
@@ -173,10 +159,7 @@ void Converter::convertRangeFor(const CXXForRangeStmt* loop, ir::StmtList& out) 
   }
   ir::StmtList rest = convertBody(loop->getBody());
   body.insert(body.end(), rest.begin(), rest.end());
-  out.push_back(
-      ir::at(ir::forStmt(ir::decl(k, counterType, ir::number(0, counterType)), ir::binary(ir::Op::Lt, counter, bound),
-                         ir::assign(counter, ir::Op::Add, ir::number(1, counterType)), body),
-             loc(loop->getBeginLoc())));
+  out.push_back(ir::at(countedLoop(counter->text, lengthOf(values), body), loc(loop->getBeginLoc())));
 }
 
 }  // namespace adjoint::frontend::detail

@@ -31,6 +31,13 @@ namespace ir = adjoint::ir;
 // nothing for those the IR does not have (the comma operator, pointer-to-member).
 std::optional<ir::Op> irOperator(BinaryOperatorKind kind);
 
+// std::size_t: sizes, and counters over containers.
+ir::Type sizeType();
+// The length of a container or array: an array's (std::array locals are arrays), or x.size().
+ir::ExprPtr lengthOf(const ir::ExprPtr& values);
+// for (std::size_t k = 0; k < length; ++k) body
+ir::StmtPtr countedLoop(const std::string& k, const ir::ExprPtr& length, ir::StmtList body);
+
 // The type of a local of the container type `container` (as a parameter's, indexed): a
 // std::array is an array of its length, a std::vector a local container.
 ir::Type localContainer(const ir::Type& container);
@@ -99,6 +106,33 @@ class Converter {
   bool vectorAtTopLevel(const VarDecl* vd, const ir::Type& local);
   bool writesReadOnlyContainer(const ir::ExprPtr& target, const Expr* write);
   int nesting_ = 0;  // blocks around the statement being converted (1: the function's own)
+  // Algorithms of <numeric> and <algorithm> (Algorithms.cpp).
+  struct IndexedRange {
+    ir::ExprPtr values;  // a container, array or pointer
+    ir::ExprPtr length;
+  };
+  bool isAlgorithm(const Expr* e) const;
+  ir::ExprPtr algorithmValue(const Expr* e);
+  // Where the statements an expression needs computed first go (the loop of a std::accumulate):
+  // the list of the statement being converted; null where an expression is evaluated again and
+  // again (a loop's condition and step) or maybe not at all (an operand of ?:, && or ||).
+  ir::StmtList* prelude_ = nullptr;
+  int loopHead_ = 0;
+  struct PreludeTo {
+    ir::StmtList*& slot;
+    ir::StmtList* saved;
+    PreludeTo(ir::StmtList*& s, ir::StmtList* to) : slot(s), saved(s) { slot = to; }
+    ~PreludeTo() { slot = saved; }
+  };
+  struct LoopHead {
+    Converter& c;
+    PreludeTo none;
+    explicit LoopHead(Converter& converter) : c(converter), none(converter.prelude_, nullptr) { ++c.loopHead_; }
+    ~LoopHead() { --c.loopHead_; }
+  };
+  ir::ExprPtr loopCondition(const Expr* cond);
+  std::optional<IndexedRange> indexedRange(const Expr* first, const Expr* last);
+  ir::ExprPtr lowerAlgorithm(const Expr* e, const std::string& name, ir::StmtList& out);
   // The loop variables of range-based for loops declared as references: the element they name.
   std::map<const VarDecl*, ir::ExprPtr> elementAliases_;
   ir::ExprPtr caseCondition(const ir::ExprPtr& value, const std::vector<const CaseStmt*>& cases);

@@ -53,6 +53,15 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
   }
   auto t = convertType(vd->getType(), vd->getSourceRange());
   if (!t) return;
+  if (vd->getInit() && isAlgorithm(vd->getInit())) {
+    // double s = std::accumulate(...): s is the sum the loop adds into, when it has the sum's type.
+    bool same = vd->getType().getCanonicalType() == vd->getInit()->IgnoreParenImpCasts()->getType().getCanonicalType();
+    std::string name = vd->getNameAsString();
+    ir::ExprPtr value = lowerAlgorithm(vd->getInit(), same ? name : freshName("sum"), out);
+    if (value->kind != ir::ExprKind::Var || value->text != name)
+      out.push_back(ir::at(ir::decl(name, *t, ir::cast(*t, value)), loc(vd->getBeginLoc())));
+    return;
+  }
   if (t->isStruct()) {
     fail(vd->getSourceRange(), "local variables of struct type are not supported",
          "read the fields of struct parameters directly, or keep them in scalar locals");
@@ -122,8 +131,16 @@ ir::StmtPtr Converter::convertAssignment(const Expr* e) {
   return nullptr;
 }
 
+// A loop's condition, evaluated on every iteration: nothing can be computed before it.
+ir::ExprPtr Converter::loopCondition(const Expr* cond) {
+  LoopHead head(*this);
+  return convertExpr(cond);
+}
+
 void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
   if (!s || isa<NullStmt>(s)) return;
+  // What an expression of s needs computed first (the loop of a std::accumulate) goes before s.
+  PreludeTo prelude(prelude_, loopHead_ ? nullptr : &out);
   if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
     out.push_back(ir::at(ir::block(convertBody(cs)), loc(cs->getBeginLoc())));
   } else if (const auto* ds = dyn_cast<DeclStmt>(s)) {
@@ -150,8 +167,11 @@ void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
       fail(fs->getInit()->getSourceRange(), "a for loop may declare one variable here",
            "declare the others before the loop");
     ir::StmtList step;
-    if (fs->getInc()) convertStmt(fs->getInc(), step);
-    ir::ExprPtr cond = fs->getCond() ? convertExpr(fs->getCond()) : ir::boolean(true);
+    {
+      LoopHead head(*this);
+      if (fs->getInc()) convertStmt(fs->getInc(), step);
+    }
+    ir::ExprPtr cond = fs->getCond() ? loopCondition(fs->getCond()) : ir::boolean(true);
     out.push_back(ir::at(ir::forStmt(init.empty() ? nullptr : init[0], cond, step.empty() ? nullptr : step[0],
                                      convertBody(fs->getBody())),
                          loc(fs->getBeginLoc())));
@@ -159,9 +179,9 @@ void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
     if (ws->getConditionVariable())
       fail(ws->getSourceRange(), "a while condition variable is not supported", "declare it before the loop");
     out.push_back(
-        ir::at(ir::whileStmt(convertExpr(ws->getCond()), convertBody(ws->getBody())), loc(ws->getBeginLoc())));
+        ir::at(ir::whileStmt(loopCondition(ws->getCond()), convertBody(ws->getBody())), loc(ws->getBeginLoc())));
   } else if (const auto* dw = dyn_cast<DoStmt>(s)) {
-    auto loop = ir::whileStmt(convertExpr(dw->getCond()), convertBody(dw->getBody()));
+    auto loop = ir::whileStmt(loopCondition(dw->getCond()), convertBody(dw->getBody()));
     loop->kind = ir::StmtKind::DoWhile;
     out.push_back(ir::at(loop, loc(dw->getBeginLoc())));
   } else if (isa<BreakStmt>(s)) {
@@ -171,7 +191,9 @@ void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
   } else if (const auto* rs = dyn_cast<ReturnStmt>(s)) {
     out.push_back(
         ir::at(ir::ret(rs->getRetValue() ? convertExpr(rs->getRetValue()) : nullptr), loc(rs->getBeginLoc())));
-  } else if (const auto* e = dyn_cast<Expr>(s)) {
+  } else if (const auto* full = dyn_cast<Expr>(s)) {
+    const Expr* e = full;
+    if (const auto* w = dyn_cast<ExprWithCleanups>(full)) e = w->getSubExpr();  // (temporaries it destroys)
     if (const Expr* condition = assertedCondition(e)) {
       // assert(c): kept as the user wrote it; a condition of values alone, it has no derivative.
       out.push_back(ir::at(ir::eval(ir::call("assert", {convertExpr(condition)}, ir::Type::of(ir::Scalar::Void))),

@@ -91,3 +91,26 @@ double scaled_powers(double x, const std::array<double, 4>& coefficients) {
   return s;
 }
 // VERIFY: scaled_powers
+
+// The numerical algorithms of the standard library over the same ranges.
+#include <algorithm>
+#include <iterator>
+#include <numeric>
+
+double centered_energy(const std::vector<double>& x, const std::vector<double>& w) {
+  double mean = std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
+  double peak = *std::max_element(x.begin(), x.end());
+  double energy = 0;
+  energy = std::inner_product(w.begin(), w.end(), x.begin(), energy);
+  energy += 0.5 * peak * peak - *std::min_element(w.cbegin(), w.cend());
+  return energy - mean * mean;
+}
+// VERIFY: centered_energy
+
+double table_sums(const double* p, int n, double scale) {
+  double local[4] = {scale, 2 * scale, scale * scale, 1};
+  double counts = std::accumulate(std::begin(local), std::end(local), 0.0);
+  int whole = std::accumulate(local, local + 4, 0);  // summed in int, as std::accumulate does: no derivative
+  return std::accumulate(p, p + n, counts) + std::inner_product(local, local + 4, p, 0.0) + whole;
+}
+// VERIFY: table_sums

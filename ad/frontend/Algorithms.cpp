@@ -1,0 +1,146 @@
+// The numerical algorithms of <numeric> and <algorithm> users call on the ranges Adjoint indexes,
+// converted to the loops they run (see Converter::lowerAlgorithm): std::accumulate,
+// std::inner_product, *std::max_element and *std::min_element.
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+
+#include "ad/frontend/Converter.h"
+
+namespace adjoint::frontend::detail {
+
+namespace {
+
+// The value an expression reads, through parentheses, temporaries and the casts that change no
+// value.
+const Expr* read(const Expr* e) {
+  while (true) {
+    e = e->IgnoreParens();
+    if (const auto* c = dyn_cast<ImplicitCastExpr>(e);
+        c && (c->getCastKind() == CK_LValueToRValue || c->getCastKind() == CK_NoOp))
+      e = c->getSubExpr();
+    else if (const auto* w = dyn_cast<ExprWithCleanups>(e))
+      e = w->getSubExpr();
+    else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e))
+      e = m->getSubExpr();
+    else if (const auto* b = dyn_cast<CXXBindTemporaryExpr>(e))
+      e = b->getSubExpr();
+    else
+      return e;
+  }
+}
+
+// The call of std::accumulate, std::inner_product, or the one *std::max_element / min_element
+// dereferences (its iterator's operator* for containers).
+const CallExpr* algorithmCall(const Expr* e) {
+  const Expr* inner = read(e);
+  if (const auto* deref = dyn_cast<UnaryOperator>(inner); deref && deref->getOpcode() == UO_Deref)
+    inner = read(deref->getSubExpr());
+  else if (const auto* star = dyn_cast<CXXOperatorCallExpr>(inner); star && star->getOperator() == OO_Star)
+    inner = read(star->getArg(0));
+  const auto* call = dyn_cast<CallExpr>(inner);
+  const FunctionDecl* fd = call ? call->getDirectCallee() : nullptr;
+  if (!fd) return nullptr;
+  std::string name = fd->getQualifiedNameAsString();
+  bool known = name == "std::accumulate" || name == "std::inner_product" || name == "std::max_element" ||
+               name == "std::min_element";
+  return known ? call : nullptr;
+}
+
+// The variable a range's end points are written in: x of x.begin(), x.cbegin() and std::begin(x)
+// (`method` "begin"), or x itself (a pointer or an array).
+const DeclRefExpr* rangeBase(const Expr* e, const std::string& method) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto* m = dyn_cast<CXXMemberCallExpr>(e)) {
+    std::string name = m->getMethodDecl()->getNameAsString();
+    if (name != method && name != "c" + method) return nullptr;
+    e = m->getImplicitObjectArgument()->IgnoreParenImpCasts();
+  } else if (const auto* c = dyn_cast<CallExpr>(e)) {
+    const FunctionDecl* fd = c->getDirectCallee();
+    if (!fd || c->getNumArgs() != 1 || fd->getQualifiedNameAsString() != "std::" + method) return nullptr;
+    e = c->getArg(0)->IgnoreParenImpCasts();
+  }
+  return dyn_cast<DeclRefExpr>(e);
+}
+
+}  // namespace
+
+bool Converter::isAlgorithm(const Expr* e) const { return algorithmCall(e) != nullptr; }
+
+// An algorithm inside an expression: its loops go before the statement, its value in a local.
+ir::ExprPtr Converter::algorithmValue(const Expr* e) {
+  if (!prelude_)
+    return unsupportedExpr(e, "this algorithm is evaluated in a loop's condition or step, or under ?:, && or ||",
+                           "compute it into a variable before, where it runs once");
+  return lowerAlgorithm(e, freshName("sum"), *prelude_);
+}
+
+// [first, last) as the values it indexes and its length: x.begin(), x.end() (or std::begin(x),
+// std::end(x)) of one container or array, or p, p + n of a pointer or array. Null after reporting.
+std::optional<Converter::IndexedRange> Converter::indexedRange(const Expr* first, const Expr* last) {
+  const DeclRefExpr* begin = rangeBase(first, "begin");
+  const DeclRefExpr* end = rangeBase(last, "end");
+  const auto* plus = dyn_cast<BinaryOperator>(last->IgnoreParenImpCasts());
+  const DeclRefExpr* offsetBase = plus && plus->getOpcode() == BO_Add ? rangeBase(plus->getLHS(), "begin") : nullptr;
+  if (begin && end && begin->getDecl() == end->getDecl()) {
+    ir::ExprPtr values = convertExpr(begin);
+    return IndexedRange{values, lengthOf(values)};
+  }
+  if (begin && offsetBase && begin->getDecl() == offsetBase->getDecl())
+    return IndexedRange{convertExpr(begin), ir::cast(sizeType(), convertExpr(plus->getRHS()))};
+  fail(first->getSourceRange(), "this range is not supported here",
+       "give the algorithm x.begin(), x.end() of a std::vector or std::array, std::begin(a), std::end(a) of an "
+       "array, or p, p + n of a pointer");
+  return std::nullopt;
+}
+
+// std::accumulate(first, last, init): T name = init; then name += x[k] over the range (in T, the
+// type of init, as std::accumulate adds).
+// std::inner_product(first1, last1, first2, init): the same with name += x[k] * y[k].
+// *std::max_element(first, last): the index of the first largest element, found by a loop,
+// and that element (min_element: the first smallest).
+// The loops are appended to `out`; the result is returned: `name`, or the element.
+ir::ExprPtr Converter::lowerAlgorithm(const Expr* e, const std::string& name, ir::StmtList& out) {
+  const CallExpr* call = algorithmCall(e);
+  std::string callee = call->getDirectCallee()->getQualifiedNameAsString();
+  bool fold = callee == "std::accumulate" || callee == "std::inner_product";
+  unsigned args = fold ? (callee == "std::accumulate" ? 3 : 4) : 2;
+  if (call->getNumArgs() != args || (!fold && read(e) == call)) {
+    return unsupportedExpr(call, "this call of " + callee + " is not supported",
+                           fold ? "call it without an operation (the sum, or the sum of products, is differentiated)"
+                                : "read the element it finds: *" + callee + "(first, last)");
+  }
+  std::optional<IndexedRange> range = indexedRange(call->getArg(0), call->getArg(1));
+  if (!range) return placeholder();
+  ir::SourceLoc at = loc(call->getBeginLoc());
+  std::string k = freshName("k");
+  ir::ExprPtr counter = ir::var(k, sizeType());
+  ir::ExprPtr element = ir::index(range->values, counter);
+  if (fold) {
+    auto t = convertType(call->getType(), call->getSourceRange());
+    if (!t) return placeholder();
+    ir::ExprPtr result = ir::var(name, *t);
+    out.push_back(ir::at(ir::decl(name, *t, convertExpr(call->getArg(args - 1))), at));
+    if (callee == "std::inner_product") {
+      const DeclRefExpr* second = rangeBase(call->getArg(2), "begin");
+      if (!second) {
+        indexedRange(call->getArg(2), call->getArg(2));  // reports the range
+        return placeholder();
+      }
+      element = ir::mul(element, ir::index(convertExpr(second), counter));
+    }
+    out.push_back(ir::at(countedLoop(k, range->length, {ir::assign(result, ir::Op::Add, element)}), at));
+    return result;
+  }
+  bool largest = callee == "std::max_element";
+  std::string found = freshName(largest ? "largest" : "smallest");
+  ir::ExprPtr best = ir::var(found, sizeType());
+  ir::ExprPtr bestValue = ir::index(range->values, best);
+  ir::ExprPtr better =
+      largest ? ir::binary(ir::Op::Lt, bestValue, element) : ir::binary(ir::Op::Lt, element, bestValue);
+  out.push_back(ir::at(ir::decl(found, sizeType(), ir::number(0, sizeType())), at));
+  out.push_back(
+      ir::at(countedLoop(k, range->length, {ir::ifStmt(better, {ir::assign(best, ir::Op::Assign, counter)})}), at));
+  return bestValue;
+}
+
+}  // namespace adjoint::frontend::detail
