@@ -124,6 +124,16 @@ r = run("check", branchy, "--fn", "f", "--range", "z=1,2")
 check("a range for no parameter is an error", r.returncode == 1 and "'z' is not a parameter" in r.stderr, r.stderr)
 r = run("check", branchy, "--fn", "f", "--range", "2,1")
 check("a range with lo >= hi is an error", r.returncode == 1 and "lo < hi" in r.stderr, r.stderr)
+# A program with its own main, computing a double function through float intrinsics: the check
+# builds (the program's main renamed) and compares at float's tolerances.
+program = os.path.join(work, "program.cpp")
+with open(program, "w") as f:
+    f.write("#include <cmath>\n#include <cstdio>\n"
+            "double f(double x, double y) { return std::exp(static_cast<float>(x * y)) + expf(x); }\n"
+            "int main() { std::printf(\"%g\\n\", f(1, 2)); }\n")
+r = run("check", program, "--fn", "f")
+check("check works on a program with its own main, at float's tolerances where f computes in float",
+      r.returncode == 0 and "all checks passed" in r.stdout, r.stdout + r.stderr)
 harness = os.path.join(work, "harness.cpp")
 r = run("check", good, "--fn", "f", "--emit-harness", harness)
 check("--emit-harness writes the harness", r.returncode == 0 and "adjoint::verify<" in open(harness).read(), r.stderr)

@@ -110,6 +110,23 @@ std::string probeDefinitions(const transforms::BranchProbes& probes) {
   return h.str();
 }
 
+// Whether a function of `m` (f and what it calls) computes in float: then finite differences in
+// double compare against float rounding, and the checks take float's step and tolerances.
+bool computesInFloat(const ir::Module& m) {
+  bool found = false;
+  for (const ir::Function& f : m.functions) {
+    ir::walkExprs(f.body, [&](const ir::Expr& e) { found |= e.type.scalar == ir::Scalar::Float; });
+    ir::walk(f.body,
+             [&](const ir::Stmt& s) { found |= s.kind == ir::StmtKind::Decl && s.type.scalar == ir::Scalar::Float; });
+  }
+  return found;
+}
+
+// The source under test, included by a harness: its own main, if any, renamed out of the way.
+std::string includeForward(const std::string& source) {
+  return "#define main adjoint_forward_main  // the harness has its own\n#include \"" + source + "\"\n#undef main\n";
+}
+
 // The harness: verify<mask>(name, f, f_grad, f_jvp, options) with the options of the command, at
 // inputs that take each side of every branch (as far as 64 draws find them).
 std::string harness(const CheckOptions& o, const Generated& g, const std::string& stem, const std::string& source,
@@ -137,7 +154,7 @@ std::string harness(const CheckOptions& o, const Generated& g, const std::string
     << "// Usage: ./check [seed]\n"
     << "#include <cstdio>\n#include <string>\n#include <vector>\n\n"
     << "#include \"adjoint/verify.h\"\n#include \"" << stem << ".grad.h\"\n#include \"" << stem << ".jvp.h\"\n"
-    << "#include \"" << source << "\"\n\n";
+    << includeForward(source) << "\n";
   if (!probes.branches.empty()) h << probeDefinitions(probes) << "\n";
   h << "int main(int argc, char** argv) {\n"
     << "  adjoint::VerifyOptions options;\n"
@@ -145,6 +162,10 @@ std::string harness(const CheckOptions& o, const Generated& g, const std::string
     << "  options.ints = {" << ints << "};\n"
     << "  options.length = " << o.arrayLength << ";\n";
   if (ranges.all) h << "  options.lo = " << ranges.all->lo << ";\n  options.hi = " << ranges.all->hi << ";\n";
+  if (computesInFloat(g.grad.prepared))
+    h << "  // " << f.name << " computes in float\n"
+      << "  options.step = options.floatStep;\n  options.fdTolerance = options.floatFdTolerance;\n"
+      << "  options.dotTolerance = options.floatDotTolerance;\n";
   if (!ranges.byName.empty()) h << "  options.ranges = {" << paramRanges << "};\n";
   h << "  options.names = {" << names << "};\n"
     << "  options.table = true;\n";
@@ -263,7 +284,7 @@ std::string hostHarness(const CheckOptions& o, const Generated& g, const std::st
   h << "// Verification harness written by `adjoint check` for the host function " << f.name << ".\n"
     << "// Usage: ./check [seed]\n#include <cstdio>\n#include <cstdlib>\n\n"
     << "#include \"adjoint/cublas.h\"\n#include \"adjoint/cuda.h\"\n#include \"adjoint/verify_kernel.h\"\n"
-    << "#include \"" << forward << "\"\n#include \"" << stem << ".grad.h\"\n#include \"" << stem << ".jvp.h\"\n\n"
+    << includeForward(forward) << "#include \"" << stem << ".grad.h\"\n#include \"" << stem << ".jvp.h\"\n\n"
     << "static void adjoint_check_status(cudaError_t status) {\n  if (status == cudaSuccess) return;\n"
     << "  std::fprintf(stderr, \"failed: %s\\n\", cudaGetErrorString(status));\n  std::exit(2);\n}\n\n"
     << "int main(int argc, char** argv) {\n"
@@ -366,7 +387,7 @@ std::string trainHarness(const CheckOptions& o, const Generated& g, const std::s
   h << "// Training-step check written by `adjoint check` for " << f.name << " (" << t.optimizer << ").\n"
     << "#include <cstdio>\n#include <random>\n\n"
     << "#include \"adjoint/cublas.h\"\n#include \"adjoint/cuda.h\"\n#include \"adjoint/verify_train.h\"\n"
-    << "#include \"" << forward << "\"\n#include \"" << stem << ".grad.h\"\n#include \"" << stem << ".train.h\"\n\n"
+    << includeForward(forward) << "#include \"" << stem << ".grad.h\"\n#include \"" << stem << ".train.h\"\n\n"
     << "int main(int argc, char** argv) {\n"
     << "  std::mt19937 rng(argc > 1 ? static_cast<unsigned>(std::stoul(argv[1])) : " << o.seed << "u);\n"
     << "  std::printf(\"training-step check: seed %u\\n\", argc > 1 ? static_cast<unsigned>(std::stoul(argv[1])) : "
@@ -424,8 +445,8 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
   std::ostringstream h;
   h << "// Verification harness written by `adjoint check` for the kernel " << f.name << " in " << source << ".\n"
     << "// Usage: ./check [seed]\n#include <cstdio>\n#include <cstdlib>\n\n"
-    << "#include \"adjoint/cuda.h\"\n#include \"adjoint/verify_kernel.h\"\n#include \"" << source << "\"\n"
-    << "#include \"" << stem << ".grad.h\"\n#include \"" << stem << ".jvp.h\"\n\n"
+    << "#include \"adjoint/cuda.h\"\n#include \"adjoint/verify_kernel.h\"\n"
+    << includeForward(source) << "#include \"" << stem << ".grad.h\"\n#include \"" << stem << ".jvp.h\"\n\n"
     << "static void check(cudaError_t status) {\n  if (status == cudaSuccess) return;\n"
     << "  std::fprintf(stderr, \"launch failed: %s\\n\", cudaGetErrorString(status));\n  std::exit(2);\n}\n\n"
     << "int main(int argc, char** argv) {\n"

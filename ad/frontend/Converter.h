@@ -131,6 +131,7 @@ class Converter {
     ~LoopHead() { --c.loopHead_; }
   };
   ir::ExprPtr loopCondition(const Expr* cond);
+  ir::ExprPtr assignmentValue(const Expr* e);
   std::optional<IndexedRange> indexedRange(const Expr* first, const Expr* last);
   ir::ExprPtr lowerAlgorithm(const Expr* e, const std::string& name, ir::StmtList& out);
   // The loop variables of range-based for loops declared as references: the element they name.

@@ -131,6 +131,34 @@ ir::StmtPtr Converter::convertAssignment(const Expr* e) {
   return nullptr;
 }
 
+// An assignment or ++/-- inside an expression (`a = b = x * y`, `w[k++]`): the assignment goes
+// before the statement (a well-defined program reads nothing it changes before the change), and
+// the expression reads what it leaves: the variable assigned, or for x++ the value x had, kept in
+// a local first.
+ir::ExprPtr Converter::assignmentValue(const Expr* e) {
+  if (!prelude_)
+    return unsupportedExpr(
+        e, "an assignment or ++/-- in a loop's condition or step, or under ?:, && or ||, is not supported",
+        "write it as a statement of its own");
+  const auto* u = dyn_cast<UnaryOperator>(e);
+  const Expr* target = u ? u->getSubExpr() : cast<BinaryOperator>(e)->getLHS();
+  if (isPointerAlias(target))
+    return unsupportedExpr(e, "moving a pointer inside an expression is not supported",
+                           "move it in a statement of its own");
+  ir::StmtList* before = prelude_;
+  ir::ExprPtr previous;
+  if (u && u->isPostfix()) {
+    ir::ExprPtr value = convertExpr(target);
+    std::string name = freshName(ir::rootName(*value) + "_before");
+    before->push_back(ir::at(ir::decl(name, value->type, value), loc(e->getBeginLoc())));
+    previous = ir::var(name, value->type);
+  }
+  ir::StmtPtr assignment = convertAssignment(e);
+  if (!assignment) return placeholder();
+  before->push_back(assignment);
+  return previous ? previous : convertExpr(target);
+}
+
 // A loop's condition, evaluated on every iteration: nothing can be computed before it.
 ir::ExprPtr Converter::loopCondition(const Expr* cond) {
   LoopHead head(*this);

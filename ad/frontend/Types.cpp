@@ -1,0 +1,232 @@
+// Types: Clang's types converted to the IR's (scalars, pointers, arrays, structs, enumerations,
+// std::vector and std::array, scalars by reference; see Converter.h).
+#include <clang/AST/Decl.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+
+#include "ad/frontend/Converter.h"
+
+namespace adjoint::frontend::detail {
+
+std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, bool allowVoid) {
+  QualType canon = qt.getCanonicalType();
+  if (const auto* e = canon->getAs<EnumType>(); e && !sm_.isInSystemHeader(e->getDecl()->getLocation()))
+    return convertEnum(e->getDecl(), where);
+  if (auto t = passedThroughType(qt)) return t;
+  if (const auto* ref = canon->getAs<ReferenceType>()) {
+    QualType pointee = ref->getPointeeType();
+    if (isa<LValueReferenceType>(ref) && standardContainer(pointee))
+      return convertContainer(pointee, pointee.isConstQualified(), where);
+    if (isa<LValueReferenceType>(ref) && pointee->isBuiltinType() && pointee.isConstQualified())
+      return convertType(pointee.getUnqualifiedType(), where);  // const double& x: read as x
+    if (isa<LValueReferenceType>(ref) && pointee->isFloatingType()) {
+      auto t = convertType(pointee, where);  // double& out: an array of one element
+      if (t) *t = t->pointerTo(false), t->reference = true;
+      return t;
+    }
+    if (isa<LValueReferenceType>(ref) && pointee.isConstQualified() && pointee->isStructureOrClassType()) {
+      auto t = convertStruct(pointee, where);
+      if (t) t->constRef = true;
+      return t;
+    }
+    fail(where, "reference type '" + qt.getAsString() + "' is not supported",
+         "pass by value or const reference; by reference Adjoint takes float and double outputs, structs (const) and "
+         "std::vector or std::array");
+    return std::nullopt;
+  }
+  if (standardContainer(canon)) return convertContainer(canon, true, where);  // by value: read only (see convertDecl)
+  if (canon->isStructureOrClassType()) return convertStruct(canon, where);
+  bool pointer = false, constPointee = false;
+  QualType elem = canon;
+  if (const auto* arr = ctx_.getAsConstantArrayType(canon)) {
+    elem = arr->getElementType();
+    if (ctx_.getAsArrayType(elem)) {
+      fail(where, "multi-dimensional array '" + qt.getAsString() + "' is not supported",
+           "use a one-dimensional array and compute the index");
+      return std::nullopt;
+    }
+  } else if (const auto* ptr = canon->getAs<PointerType>()) {
+    pointer = true;
+    elem = ptr->getPointeeType();
+    constPointee = elem.isConstQualified();
+  }
+  const auto* builtin = elem->getAs<BuiltinType>();
+  if (!builtin) {
+    fail(where, "type '" + qt.getAsString() + "' is not supported",
+         "Adjoint differentiates float and double, pointers and arrays of them, and integer and bool values");
+    return std::nullopt;
+  }
+  ir::Type t;
+  if (builtin->getKind() == BuiltinType::Double)
+    t = ir::Type::of(ir::Scalar::Double);
+  else if (builtin->getKind() == BuiltinType::Float)
+    t = ir::Type::of(ir::Scalar::Float);
+  else if (builtin->getKind() == BuiltinType::LongDouble) {
+    fail(where, "long double is not supported", "use double");
+    return std::nullopt;
+  } else if (builtin->getKind() == BuiltinType::Bool)
+    t = ir::Type::of(ir::Scalar::Bool);
+  else if (builtin->isInteger()) {
+    QualType sugared = pointer ? qt->getPointeeType() : qt;
+    if (const auto* arr = ctx_.getAsConstantArrayType(qt)) sugared = arr->getElementType();
+    // A class's own name for it (std::vector<double>::size_type) by what it names (std::size_t).
+    while (const auto* member = sugared->getAs<TypedefType>()) {
+      if (!member->getDecl()->getDeclContext()->isRecord()) break;
+      sugared = member->getDecl()->getUnderlyingType();
+    }
+    std::string spelled = sugared.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+    if (spelled == "__size_t" || spelled == "__ptrdiff_t") spelled = spelled.substr(2);  // Clang's sizeof sugar
+    t = ir::Type::integer(spelled, builtin->isUnsignedInteger());
+  } else if (builtin->getKind() == BuiltinType::Void && allowVoid && !pointer)
+    t = ir::Type::of(ir::Scalar::Void);
+  else {
+    fail(where, "type '" + qt.getAsString() + "' is not supported", "use float, double, an integer type or bool");
+    return std::nullopt;
+  }
+  if (pointer) t = t.pointerTo(constPointee);
+  if (const auto* arr = ctx_.getAsConstantArrayType(canon))
+    t.arraySize = static_cast<int>(arr->getSize().getZExtValue());
+  return t;
+}
+
+namespace {
+
+// std::vector<T> or std::array<T, N>: the specialization, else null.
+const ClassTemplateSpecializationDecl* containerSpecialization(QualType qt) {
+  const auto* spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(qt->getAsCXXRecordDecl());
+  if (!spec) return nullptr;
+  std::string name = spec->getQualifiedNameAsString();
+  return name == "std::vector" || name == "std::array" ? spec : nullptr;
+}
+
+// `text` (a declaration) inside the namespaces that enclose `d`, as the generated code repeats it;
+// nothing when `d` is declared inside a class or function.
+std::optional<std::string> inNamespaces(const Decl* d, std::string text) {
+  for (const DeclContext* dc = d->getDeclContext(); !dc->isTranslationUnit(); dc = dc->getParent()) {
+    const auto* ns = dyn_cast<NamespaceDecl>(dc);
+    if (!ns) {
+      if (isa<LinkageSpecDecl>(dc)) continue;
+      return std::nullopt;
+    }
+    text = "namespace " + ns->getNameAsString() + (ns->isAnonymousNamespace() ? "" : " ") + "{\n" + text + "\n}";
+  }
+  return text;
+}
+
+}  // namespace
+
+// The header of f's derivatives declares the enumerations of f's parameters opaquely, which an
+// unscoped enumeration allows only with a fixed underlying type (`enum Color : int`).
+void Converter::requireDeclarableEnums(const FunctionDecl* fd) {
+  for (const ParmVarDecl* p : fd->parameters()) {
+    const auto* e = p->getType().getCanonicalType()->getAs<EnumType>();
+    if (!e || e->getDecl()->isFixed() || sm_.isInSystemHeader(e->getDecl()->getLocation())) continue;
+    std::string name = e->getDecl()->getNameAsString();
+    fail(p->getSourceRange(),
+         "the generated header cannot declare enumeration '" + name + "': it has no fixed underlying type",
+         "give it one (enum " + name + " : int { ... }), or make it a scoped enum (enum class " + name + ")");
+  }
+}
+
+bool Converter::standardContainer(QualType qt) const { return containerSpecialization(qt.getCanonicalType()); }
+
+// std::vector<T> and std::array<T, N> of scalars: indexed like a pointer to T, spelled as the
+// container (the adjoint of `const std::vector<double>& x` is `std::vector<double>& x_bar`).
+std::optional<ir::Type> Converter::convertContainer(QualType qt, bool isConst, SourceRange where) {
+  const ClassTemplateSpecializationDecl* spec = containerSpecialization(qt.getCanonicalType());
+  const TemplateArgumentList& args = spec->getTemplateArgs();
+  QualType element = args[0].getAsType();
+  if (!element->isBuiltinType()) {
+    fail(where, "'" + qt.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy()) + "' is not supported",
+         "Adjoint differentiates std::vector and std::array of float, double, integers and bool");
+    return std::nullopt;
+  }
+  auto t = convertType(element, where);
+  if (!t) return std::nullopt;
+  ir::Type c = t->pointerTo(isConst);
+  c.container = spec->getQualifiedNameAsString();
+  if (c.container == "std::array") c.containerSize = static_cast<int>(args[1].getAsIntegral().getExtValue());
+  return c;
+}
+
+// An enumeration of the forward program: an integer type whose definition the generated code
+// repeats, and whose header declares it opaquely (which needs a fixed underlying type: a scoped
+// enum's is int unless written).
+std::optional<ir::Type> Converter::convertEnum(const EnumDecl* e, SourceRange where) {
+  std::string name = e->getQualifiedNameAsString();
+  const EnumDecl* def = e->getDefinition();
+  auto it = enums_.find(name);
+  if (it != enums_.end() && !it->second) return std::nullopt;  // reported at its first use
+  if (it == enums_.end()) {
+    auto info = std::make_shared<ir::StructInfo>();
+    info->name = name;
+    info->keyword = e->isScoped() ? (e->isScopedUsingClassTag() ? "enum class" : "enum struct") : "enum";
+    CharSourceRange range = CharSourceRange::getTokenRange(def ? def->getSourceRange() : SourceRange());
+    std::optional<std::string> definition =
+        def ? inNamespaces(def, Lexer::getSourceText(range, sm_, ctx_.getLangOpts()).str() + ";") : std::nullopt;
+    if (!definition) {
+      fail(where, "enumeration '" + name + "' is declared inside a class or function",
+           "declare the enumeration at namespace scope");
+      enums_[name] = nullptr;
+      return std::nullopt;
+    }
+    info->definition = *definition;
+    if (e->isFixed())
+      info->declaration = *inNamespaces(
+          def,
+          info->keyword + " " + e->getNameAsString() +
+              (e->getIntegerTypeSourceInfo() ? " : " + e->getIntegerType().getAsString(ctx_.getPrintingPolicy()) : "") +
+              ";");
+    it = enums_.emplace(name, info).first;
+    module_.enums.push_back(info);
+  }
+  ir::Type t = ir::Type::integer(name, e->getIntegerType()->isUnsignedIntegerType());
+  t.record = it->second;
+  return t;
+}
+
+// A struct of scalar fields, without bases or virtual functions.
+std::optional<ir::Type> Converter::convertStruct(QualType qt, SourceRange where) {
+  const auto* record = qt->getAsRecordDecl();
+  const auto* cxx = dyn_cast_or_null<CXXRecordDecl>(record);
+  std::string name = qt.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+  if (!record || !record->getDefinition() || (cxx && (cxx->getNumBases() > 0 || cxx->isPolymorphic()))) {
+    fail(where, "type '" + name + "' is not supported",
+         "Adjoint differentiates structs of float, double, integer and bool fields without bases or virtual functions");
+    return std::nullopt;
+  }
+  auto it = structs_.find(name);
+  if (it != structs_.end()) return ir::Type::structure(it->second);
+  auto info = std::make_shared<ir::StructInfo>();
+  info->name = name;
+  const RecordDecl* def = record->getDefinition();
+  info->keyword = def->isClass() ? "class" : "struct";
+  CharSourceRange range = CharSourceRange::getTokenRange(def->getSourceRange());
+  std::optional<std::string> definition =
+      inNamespaces(def, Lexer::getSourceText(range, sm_, ctx_.getLangOpts()).str() + ";");
+  if (!definition) {
+    fail(where, "type '" + name + "' is declared inside a class or function", "declare it at namespace scope");
+    return std::nullopt;
+  }
+  info->definition = *definition;
+  info->declaration = *inNamespaces(def, info->keyword + " " + def->getNameAsString() + ";");
+  for (const FieldDecl* field : record->getDefinition()->fields()) {
+    const auto* builtin = field->getType().getCanonicalType()->getAs<BuiltinType>();
+    if (!builtin || builtin->getKind() == BuiltinType::LongDouble || builtin->getKind() == BuiltinType::Void) {
+      fail(field->getSourceRange(), "field '" + field->getNameAsString() + "' of '" + name + "' is not a scalar",
+           "Adjoint differentiates structs of float, double, integer and bool fields");
+      return std::nullopt;
+    }
+    auto t = convertType(field->getType(), field->getSourceRange());
+    if (!t) return std::nullopt;
+    info->fields.emplace_back(field->getNameAsString(), std::make_shared<ir::Type>(*t));
+  }
+  structs_[name] = info;
+  return ir::Type::structure(info);
+}
+
+// How C++ names the function: "ns::g", "dot<double, 3>".
+
+}  // namespace adjoint::frontend::detail
