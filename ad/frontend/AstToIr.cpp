@@ -35,7 +35,7 @@ ir::Type Converter::fail(SourceRange r, const std::string& msg, const std::strin
 }
 
 std::string Converter::spelling(const FunctionDecl* fd) const {
-  std::string name = fd->getQualifiedNameAsString();
+  std::string name = isLambdaCallOperator(fd) ? lambdaName(fd) : fd->getQualifiedNameAsString();
   if (const TemplateArgumentList* args = fd->getTemplateSpecializationArgs()) {
     std::string list;
     llvm::raw_string_ostream out(list);
@@ -229,9 +229,11 @@ ir::Function Converter::convertFunction(const FunctionDecl* fd) {
   f.loc = loc(fd->getLocation());
   f.nondifferentiable = markedNondifferentiable(fd);
   cuda::setExecutionSpace(fd, f);
-  if (isa<CXXMethodDecl>(fd))
+  if (isa<CXXMethodDecl>(fd) && !isLambdaCallOperator(fd))
     fail(fd->getSourceRange(), "member function '" + fd->getQualifiedNameAsString() + "' cannot be differentiated",
          "write it as a free function taking the object's fields as parameters");
+  captured_.clear();
+  if (isLambdaCallOperator(fd)) addCaptureParams(fd, f);
   if (fd->isVariadic())
     fail(fd->getSourceRange(), "variadic function '" + fd->getNameAsString() + "' cannot be differentiated",
          "give the function a fixed list of parameters (pass an array and its length for a variable number of values)");
@@ -247,6 +249,8 @@ ir::Function Converter::convertFunction(const FunctionDecl* fd) {
     f.params.push_back(param);
   }
   beginFunction(fd, f.body);
+  for (const auto& [v, type] : captured_) namesInFunction_.insert(v->getNameAsString());
+  currentFunction_ = f.name;
   ir::StmtList body = convertBody(fd->getBody());
   f.body.insert(f.body.begin(), tableDecls_.begin(), tableDecls_.end());
   f.body.insert(f.body.end(), body.begin(), body.end());
@@ -318,6 +322,9 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
     return unsupportedExpr(e, "member function calls (including virtual calls) are not supported",
                            "call a free function instead");
   }
+  if (const auto* op = dyn_cast<CXXOperatorCallExpr>(e);
+      op && op->getOperator() == OO_Call && isLambdaCallOperator(op->getDirectCallee()))
+    return convertLambdaCall(op);
   if (const auto* call = dyn_cast<CallExpr>(e)) return convertCall(call);
   if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) return convertExpr(m->getSubExpr());
   if (const auto* ctor = dyn_cast<CXXConstructExpr>(e);
@@ -409,7 +416,14 @@ ir::ExprPtr Converter::convertDeclRef(const DeclRefExpr* ref) {
     return unsupportedExpr(ref, "global variable '" + vd->getNameAsString() + "' is not supported",
                            "pass it as a parameter, or make it a constant");
   }
-  auto t = convertType(vd->getType(), ref->getSourceRange());
+  return convertVariable(vd, ref->getSourceRange());
+}
+
+// A local or parameter as a value (a reference parameter as its element, a lambda's capture as
+// the lambda function's parameter).
+ir::ExprPtr Converter::convertVariable(const VarDecl* vd, SourceRange where) {
+  auto captured = captured_.find(vd);
+  auto t = captured != captured_.end() ? std::optional<ir::Type>(captured->second) : convertType(vd->getType(), where);
   if (!t) return placeholder();
   if (t->arraySize > 0 && isa<ParmVarDecl>(vd)) *t = t->element().pointerTo(false);
   if (t->isContainer() && !isa<ParmVarDecl>(vd)) *t = localContainer(*t);

@@ -180,6 +180,18 @@ class Converter {
   ir::ExprPtr placeholder() { return ir::number(0, ir::Type::of(ir::Scalar::Double)); }
   ir::ExprPtr unsupportedExpr(const Expr* e, const std::string& what, const std::string& hint);
 
+  ir::ExprPtr convertVariable(const VarDecl* vd, SourceRange where);
+
+  // Lambdas (Lambdas.cpp).
+  static bool isLambdaCallOperator(const FunctionDecl* fd);
+  bool declareLambda(const VarDecl* vd);
+  ir::ExprPtr convertLambdaCall(const CXXOperatorCallExpr* call);
+  void addCaptureParams(const FunctionDecl* fd, ir::Function& f);
+  std::string lambdaName(const FunctionDecl* fd) const;
+  std::map<const CXXRecordDecl*, std::string> lambdaNames_;  // closure type -> its function's name
+  std::map<const VarDecl*, ir::Type> captured_;              // in a lambda's function: its captures
+  std::string currentFunction_;                              // the IR name of the function being converted
+
   // Host code over kernels (HostCode.cpp).
   std::optional<ir::Type> passedThroughType(QualType qt);
   ir::ExprPtr convertConstructed(const Expr* e);

@@ -28,8 +28,7 @@ ir::StmtList Converter::convertBody(const Stmt* s) {
 
 void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
   if (const auto* record = vd->getType()->getAsCXXRecordDecl(); record && record->isLambda()) {
-    fail(vd->getSourceRange(), "lambdas are not supported in differentiated code",
-         "write the lambda as a function of its own");
+    declareLambda(vd);
     return;
   }
   if (standardContainer(vd->getType()) && !vd->getType()->isReferenceType()) {

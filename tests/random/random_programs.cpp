@@ -4,7 +4,7 @@
 // between generated functions (also under ?:, && and ||), helpers in a namespace and function
 // templates, a constant table at namespace scope, pointer locals, pointer arithmetic and
 // pointer walks, std::vector parameters (indexed, at(), size(), range-based for,
-// std::accumulate, *std::max_element), switch,
+// std::accumulate, *std::max_element), lambdas named by a local, switch,
 // 64-bit integer constants, and math functions with their domains guarded. Every function
 // carries a `// VERIFY:` line for tests/run_case.py, which verifies its generated derivatives.
 // With --kernels it writes CUDA kernels instead (straight-line code per thread, device helpers,
@@ -76,6 +76,7 @@ class Generator {
     bool hasTable = false;    // kTable[4], a constant table at namespace scope
     std::string pointer;      // a pointer local into x, or ""
     std::string pointerSize;  // how many elements it reaches ("" for one: *pointer)
+    std::string lambda;       // a lambda of one double, named by a local, or ""
     int loops = 0;
     std::string bound = "n";  // trip count of counted loops
   };
@@ -160,6 +161,7 @@ class Generator {
       case 18:
         return "std::fmod(3.0 + " + a + " * " + a + ", 1.75)";
       default:
+        if (!s.lambda.empty() && chance(30)) return s.lambda + "(" + a + ")";
         if (helpers_.empty()) return "-(" + a + ")";
         // A call only its guard lets run (the guard is not needed for safety here, but the
         // derivative must follow it all the same).
@@ -458,6 +460,12 @@ class Generator {
                                       "  const int n = x.size() < 6 ? static_cast<int>(x.size()) : 6;\n"
                                 : "double " + name + "(const double* x, int n, double a, double b) {\n";
     if (s.hasLocal) out += "  double w[8] = {a, b, x[0], x[1], a * b, 0.5, x[2], 1.0};\n";
+    if (chance(25)) {
+      // A lambda capturing b by value or by reference (it reads b as it is at each call).
+      out += std::string("  auto bend = [") + (chance(50) ? "b" : "&") +
+             "](double u) { return std::sin(u * b) + 0.5 * u; };\n" + "  a += 0.125 * bend(a);\n";
+      s.lambda = "bend";
+    }
     if (chance(30) && !s.vectors) {
       out += "  const double* xr = x + 1;\n  a += 0.125 * std::sin(xr[0]);\n";
       s.pointer = "xr";

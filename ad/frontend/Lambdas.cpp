@@ -1,0 +1,110 @@
+// Lambdas named by a local (`auto sq = [&](double v) { return w * v * v; };`) and called through
+// it: each becomes a function of the translation unit, `<function>_<name>`, taking what it captures
+// as its first parameters, and is differentiated like any called function (see Converter.h).
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/LambdaCapture.h>
+
+#include "ad/frontend/Converter.h"
+
+namespace adjoint::frontend::detail {
+
+namespace {
+
+const CXXRecordDecl* closureOf(const FunctionDecl* fd) {
+  const auto* method = dyn_cast_or_null<CXXMethodDecl>(fd);
+  return method && method->getParent()->isLambda() ? method->getParent() : nullptr;
+}
+
+// Whether `body` assigns to the variable `v` itself (not through it: x[i] = ... writes an array).
+bool assigns(const Stmt* body, const VarDecl* v) {
+  if (!body) return false;
+  const Expr* target = nullptr;
+  if (const auto* b = dyn_cast<BinaryOperator>(body); b && b->isAssignmentOp()) target = b->getLHS();
+  if (const auto* b = dyn_cast<CompoundAssignOperator>(body)) target = b->getLHS();
+  if (const auto* u = dyn_cast<UnaryOperator>(body); u && u->isIncrementDecrementOp()) target = u->getSubExpr();
+  if (const auto* ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr;
+      ref && ref->getDecl() == v)
+    return true;
+  for (const Stmt* child : body->children())
+    if (assigns(child, v)) return true;
+  return false;
+}
+
+}  // namespace
+
+bool Converter::isLambdaCallOperator(const FunctionDecl* fd) { return closureOf(fd) != nullptr; }
+
+// auto name = [captures](params) { body };  names the lambda (nothing to run here).
+bool Converter::declareLambda(const VarDecl* vd) {
+  const auto* closure = vd->getType()->getAsCXXRecordDecl();
+  lambdaNames_[closure] = "";  // (reported: its calls need no report of their own)
+  const auto* lambda = vd->getInit() ? dyn_cast<LambdaExpr>(vd->getInit()->IgnoreImplicit()) : nullptr;
+  if (!lambda) {
+    fail(vd->getSourceRange(), "this lambda is not supported", "initialize a local with the lambda expression itself");
+    return false;
+  }
+  if (lambda->isMutable()) {
+    fail(vd->getSourceRange(), "a mutable lambda keeps state between its calls, which is not supported",
+         "capture by reference what the lambda changes, or write a function");
+    return false;
+  }
+  for (const LambdaCapture& c : lambda->captures()) {
+    const auto* v = c.capturesVariable() ? dyn_cast<VarDecl>(c.getCapturedVar()) : nullptr;
+    if (!v) {
+      fail(c.getLocation(), "capturing 'this' is not supported", "capture the values the lambda needs");
+      return false;
+    }
+    if (c.getCaptureKind() == LCK_ByRef && !v->getType()->isPointerType() &&
+        !ctx_.getAsConstantArrayType(v->getType()) && !standardContainer(v->getType()) &&
+        assigns(lambda->getBody(), v)) {
+      fail(c.getLocation(), "the lambda assigns to '" + v->getNameAsString() + "', which it captures by reference",
+           "return the new value from the lambda and assign it at the call");
+      return false;
+    }
+  }
+  lambdaNames_[closure] = currentFunction_ + "_" + vd->getNameAsString();
+  return true;
+}
+
+// name(args): the call of the lambda's function, with what it captures first.
+ir::ExprPtr Converter::convertLambdaCall(const CXXOperatorCallExpr* call) {
+  const auto* method = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+  auto name = lambdaNames_.find(method ? method->getParent() : nullptr);
+  if (name == lambdaNames_.end())
+    return unsupportedExpr(call, "this call of a lambda is not supported",
+                           "name the lambda by a local (auto f = [...](...) { ... };) and call it by that name");
+  if (name->second.empty()) return placeholder();
+  std::vector<ir::ExprPtr> args;
+  for (const LambdaCapture& c : method->getParent()->captures()) {
+    const auto* v = cast<VarDecl>(c.getCapturedVar());
+    if (pointers_.count(v))
+      return unsupportedExpr(call, "the lambda captures the pointer '" + v->getNameAsString() + "'",
+                             "capture the array it points into");
+    args.push_back(convertVariable(v, call->getSourceRange()));
+  }
+  for (unsigned i = 1; i < call->getNumArgs(); ++i) args.push_back(convertExpr(call->getArg(i)));
+  auto type = convertType(call->getType(), call->getSourceRange(), /*allowVoid=*/true);
+  if (!type) return placeholder();
+  enqueue(method->getDefinition() ? cast<FunctionDecl>(method->getDefinition()) : method);
+  return ir::call(irName(method), args, *type);
+}
+
+// The lambda's function takes its captures first, typed as the variables are (arrays as pointers).
+void Converter::addCaptureParams(const FunctionDecl* fd, ir::Function& f) {
+  for (const LambdaCapture& c : closureOf(fd)->captures()) {
+    const auto* v = cast<VarDecl>(c.getCapturedVar());
+    auto t = convertType(v->getType(), v->getSourceRange());
+    if (!t) continue;
+    if (t->arraySize > 0) *t = t->element().pointerTo(false);
+    captured_[v] = *t;
+    f.params.push_back({v->getNameAsString(), *t});
+  }
+}
+
+std::string Converter::lambdaName(const FunctionDecl* fd) const {
+  auto it = lambdaNames_.find(closureOf(fd));
+  return it == lambdaNames_.end() ? "" : it->second;
+}
+
+}  // namespace adjoint::frontend::detail

@@ -1,0 +1,28 @@
+// Lambdas named by a local and called by that name: without captures, capturing scalars by value
+// and by reference, capturing arrays and containers, calling each other, and generic ones.
+#include <cmath>
+#include <vector>
+
+double soft_energy(const double* x, int n, double scale) {
+  auto square = [](double v) { return v * v; };
+  auto soften = [scale](double v) { return std::log1p(scale * v); };
+  double total = 0;
+  for (int i = 0; i < n; ++i) total += soften(square(x[i]));
+  return total;
+}
+// VERIFY: soft_energy
+
+double neighbours(const std::vector<double>& x, double coupling) {
+  double bonus = 0.5;
+  auto pair = [&](std::size_t i, std::size_t j) { return coupling * (x[i] - x[j]) * (x[i] - x[j]) + bonus * x[i]; };
+  double e = 0;
+  for (std::size_t i = 0; i + 1 < x.size(); ++i) e += pair(i, i + 1);
+  return e;
+}
+// VERIFY: neighbours
+
+double generic(double a, double b) {
+  auto blend = [](auto u, auto v) { return u * std::sin(v) + v; };
+  return blend(a, b) * blend(b, a);
+}
+// VERIFY: generic
