@@ -333,7 +333,7 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
   if (const auto* me = dyn_cast<MemberExpr>(e)) {
     if (me->isArrow() || !isa<FieldDecl>(me->getMemberDecl()))
       return unsupportedExpr(e, "this member access is not supported", "read fields of struct parameters with '.'");
-    return ir::member(convertExpr(me->getBase()), me->getMemberDecl()->getNameAsString());
+    return fieldOf(me->getBase(), me->getMemberDecl()->getNameAsString());
   }
   if (const auto* w = dyn_cast<ExprWithCleanups>(e)) return convertExpr(w->getSubExpr());
   if (const auto* d = dyn_cast<CXXDefaultArgExpr>(e)) return convertExpr(d->getExpr());
@@ -401,6 +401,10 @@ ir::ExprPtr Converter::convertDeclRef(const DeclRefExpr* ref) {
   const auto* vd = dyn_cast<VarDecl>(d);
   if (!vd) return unsupportedExpr(ref, "reference to '" + d->getNameAsString() + "' is not supported", "");
   if (auto alias = elementAliases_.find(vd); alias != elementAliases_.end()) return alias->second;
+  if (structLocals_.count(vd))
+    return unsupportedExpr(
+        ref, "the local struct '" + vd->getNameAsString() + "' can be used by its fields only",
+        "read and assign its fields (" + vd->getNameAsString() + ".x); pass and return structs field by field");
   if (!vd->isLocalVarDeclOrParm()) {
     // A constant global folds to its value; mutable globals are state Adjoint cannot track.
     Expr::EvalResult value;

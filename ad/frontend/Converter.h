@@ -182,6 +182,11 @@ class Converter {
 
   ir::ExprPtr convertVariable(const VarDecl* vd, SourceRange where);
 
+  // Local structs, a local per field (StructLocals.cpp).
+  void declareStructLocal(const VarDecl* vd, const ir::Type& type, ir::StmtList& out);
+  ir::ExprPtr fieldOf(const Expr* object, const std::string& field);
+  std::map<const VarDecl*, std::map<std::string, std::string>> structLocals_;  // field -> its local
+
   // Lambdas (Lambdas.cpp).
   static bool isLambdaCallOperator(const FunctionDecl* fd);
   bool declareLambda(const VarDecl* vd);

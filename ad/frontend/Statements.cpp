@@ -62,8 +62,7 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
     return;
   }
   if (t->isStruct()) {
-    fail(vd->getSourceRange(), "local variables of struct type are not supported",
-         "read the fields of struct parameters directly, or keep them in scalar locals");
+    declareStructLocal(vd, *t, out);
     return;
   }
   t->shared = shared;

@@ -4,7 +4,7 @@
 // between generated functions (also under ?:, && and ||), helpers in a namespace and function
 // templates, a constant table at namespace scope, pointer locals, pointer arithmetic and
 // pointer walks, std::vector parameters (indexed, at(), size(), range-based for,
-// std::accumulate, *std::max_element), lambdas named by a local, switch,
+// std::accumulate, *std::max_element), lambdas named by a local, local structs, switch,
 // 64-bit integer constants, and math functions with their domains guarded. Every function
 // carries a `// VERIFY:` line for tests/run_case.py, which verifies its generated derivatives.
 // With --kernels it writes CUDA kernels instead (straight-line code per thread, device helpers,
@@ -36,7 +36,8 @@ class Generator {
         << "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n"
         << "#pragma GCC diagnostic ignored \"-Wunused-but-set-parameter\"\n"
         << "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n\n"
-        << "constexpr double kTable[4] = {0.5, -1.25, 2.0, 0.75};\n\n";
+        << "constexpr double kTable[4] = {0.5, -1.25, 2.0, 0.75};\n\n"
+        << "struct Pair {\n  double u, v;\n};\n\n";
     for (int k = 0; k < count; ++k) {
       if (pick(4) == 0 || helpers_.empty())
         out << helper(k);
@@ -460,6 +461,12 @@ class Generator {
                                       "  const int n = x.size() < 6 ? static_cast<int>(x.size()) : 6;\n"
                                 : "double " + name + "(const double* x, int n, double a, double b) {\n";
     if (s.hasLocal) out += "  double w[8] = {a, b, x[0], x[1], a * b, 0.5, x[2], 1.0};\n";
+    if (chance(25)) {
+      // A local struct, its fields read and assigned like the scalars.
+      out += chance(50) ? "  Pair q = {a * 0.5, b};\n" : "  Pair q{};\n  q.u = a;\n  Pair r = q;\n  q.v = r.u * b;\n";
+      s.scalars.push_back("q.u");
+      s.scalars.push_back("q.v");
+    }
     if (chance(25)) {
       // A lambda capturing b by value or by reference (it reads b as it is at each call).
       out += std::string("  auto bend = [") + (chance(50) ? "b" : "&") +
