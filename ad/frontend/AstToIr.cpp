@@ -35,7 +35,11 @@ ir::Type Converter::fail(SourceRange r, const std::string& msg, const std::strin
 }
 
 std::string Converter::spelling(const FunctionDecl* fd) const {
-  std::string name = isLambdaCallOperator(fd) ? lambdaName(fd) : fd->getQualifiedNameAsString();
+  // A lambda's and a method's function: <function>_<lambda>, <Struct>_<method>.
+  std::string name = isLambdaCallOperator(fd) ? lambdaName(fd)
+                     : isConstMethod(fd)
+                         ? cast<CXXMethodDecl>(fd)->getParent()->getNameAsString() + "_" + fd->getNameAsString()
+                         : fd->getQualifiedNameAsString();
   if (const TemplateArgumentList* args = fd->getTemplateSpecializationArgs()) {
     std::string list;
     llvm::raw_string_ostream out(list);
@@ -89,10 +93,13 @@ bool Converter::explainNotFound(const std::string& name) {
   }
   for (const CXXMethodDecl* m : methods_) {
     if (m->getNameAsString() != name && ir::functionName(m->getQualifiedNameAsString()) != name) continue;
-    report_.error(
-        m->getSourceRange(),
-        "'" + m->getQualifiedNameAsString() + "' is a member function, which Adjoint does not differentiate yet",
-        "write it as a free function taking the object's fields (or the object by const reference) as parameters");
+    report_.error(m->getSourceRange(),
+                  "'" + m->getQualifiedNameAsString() +
+                      "' is a member function: Adjoint differentiates it where a function "
+                      "calls it",
+                  "differentiate a function that calls it on a struct parameter (double f(const " +
+                      m->getParent()->getNameAsString() + "& s, ...) { return s." + m->getNameAsString() +
+                      "(...); }), or write it as a free function");
     return true;
   }
   return false;
@@ -229,11 +236,13 @@ ir::Function Converter::convertFunction(const FunctionDecl* fd) {
   f.loc = loc(fd->getLocation());
   f.nondifferentiable = markedNondifferentiable(fd);
   cuda::setExecutionSpace(fd, f);
-  if (isa<CXXMethodDecl>(fd) && !isLambdaCallOperator(fd))
+  if (isa<CXXMethodDecl>(fd) && !isLambdaCallOperator(fd) && !isConstMethod(fd))
     fail(fd->getSourceRange(), "member function '" + fd->getQualifiedNameAsString() + "' cannot be differentiated",
          "write it as a free function taking the object's fields as parameters");
   captured_.clear();
+  selfName_.clear();
   if (isLambdaCallOperator(fd)) addCaptureParams(fd, f);
+  if (isConstMethod(fd)) addSelfParam(fd, f);
   if (fd->isVariadic())
     fail(fd->getSourceRange(), "variadic function '" + fd->getNameAsString() + "' cannot be differentiated",
          "give the function a fixed list of parameters (pass an array and its length for a variable number of values)");
@@ -298,6 +307,7 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
   if (Expr::EvalResult size; isa<UnaryExprOrTypeTraitExpr>(e) && e->EvaluateAsInt(size, ctx_))
     if (auto t = convertType(e->getType(), e->getSourceRange()))
       return ir::number(static_cast<double>(size.Val.getInt().getZExtValue()), *t);
+  if (isa<CXXThisExpr>(e)) return convertThis(e);
   // A pointer is followed where it is indexed or dereferenced; as a value it can only be a
   // parameter or a local array passed on whole.
   if (e->getType()->isPointerType() && (!isa<DeclRefExpr>(e->IgnoreImpCasts()) || isPointerAlias(e)))
@@ -319,8 +329,7 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
     return convertSubscript(op);
   if (const auto* m = dyn_cast<CXXMemberCallExpr>(e)) {
     if (standardContainer(m->getImplicitObjectArgument()->getType())) return convertContainerCall(m);
-    return unsupportedExpr(e, "member function calls (including virtual calls) are not supported",
-                           "call a free function instead");
+    return convertMethodCall(m);
   }
   if (const auto* op = dyn_cast<CXXOperatorCallExpr>(e);
       op && op->getOperator() == OO_Call && isLambdaCallOperator(op->getDirectCallee()))
@@ -331,6 +340,8 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
       ctor && ctor->getConstructor()->isCopyOrMoveConstructor() && ctor->getNumArgs() == 1)
     return convertExpr(ctor->getArg(0));  // a struct passed by value
   if (const auto* me = dyn_cast<MemberExpr>(e)) {
+    if (me->isArrow() && isa<CXXThisExpr>(me->getBase()->IgnoreParenImpCasts()) && isa<FieldDecl>(me->getMemberDecl()))
+      return ir::member(convertThis(me->getBase()), me->getMemberDecl()->getNameAsString());  // a field in a method
     if (me->isArrow() || !isa<FieldDecl>(me->getMemberDecl()))
       return unsupportedExpr(e, "this member access is not supported", "read fields of struct parameters with '.'");
     return fieldOf(me->getBase(), me->getMemberDecl()->getNameAsString());

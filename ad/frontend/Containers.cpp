@@ -32,9 +32,7 @@ ir::ExprPtr Converter::convertSubscript(const CXXOperatorCallExpr* op) {
 ir::ExprPtr Converter::convertContainerCall(const CXXMemberCallExpr* call) {
   std::string name = call->getMethodDecl()->getNameAsString();
   ir::ExprPtr object = convertExpr(call->getImplicitObjectArgument());
-  // A std::array local is an array of its length.
-  ir::ExprPtr size =
-      object->type.arraySize > 0 ? ir::number(object->type.arraySize, sizeType()) : ir::containerSize(object);
+  ir::ExprPtr size = lengthOf(object);
   if (name == "size") return size;
   if (name == "empty") return ir::binary(ir::Op::Eq, size, ir::number(0, sizeType()));
   if (name == "at" && call->getNumArgs() == 1) return ir::index(object, convertExpr(call->getArg(0)->IgnoreImpCasts()));
@@ -138,8 +136,8 @@ bool Converter::writesReadOnlyContainer(const ir::ExprPtr& target, const Expr* w
 }
 
 // for (double v : x) body  is  for (std::size_t k = 0; k < x.size(); ++k) { double v = x[k]; body }
-// (an array's bound is its length: a local array, or a constant table); a reference `double& v` is x[k] itself wherever
-// the body names it.
+// (an array's bound is its length: a local array, or a constant table); a reference `double& v`
+// is x[k] itself wherever the body names it.
 void Converter::convertRangeFor(const CXXForRangeStmt* loop, ir::StmtList& out) {
   const Expr* range = loop->getRangeInit()->IgnoreParenImpCasts();
   const auto* ref = dyn_cast<DeclRefExpr>(range);

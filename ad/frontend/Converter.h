@@ -187,15 +187,24 @@ class Converter {
   ir::ExprPtr fieldOf(const Expr* object, const std::string& field);
   std::map<const VarDecl*, std::map<std::string, std::string>> structLocals_;  // field -> its local
 
+  // Const member functions of structs (Methods.cpp).
+  static bool isConstMethod(const FunctionDecl* fd);
+  ir::ExprPtr convertMethodCall(const CXXMemberCallExpr* call);
+  void addSelfParam(const FunctionDecl* fd, ir::Function& f);
+  ir::ExprPtr convertThis(const Expr* e);
+  std::string selfName_;  // in a method's function: the object's parameter
+  ir::Type selfType_;
+
   // Lambdas (Lambdas.cpp).
   static bool isLambdaCallOperator(const FunctionDecl* fd);
-  bool declareLambda(const VarDecl* vd);
+  bool declareLambda(const VarDecl* vd, ir::StmtList& out);
   ir::ExprPtr convertLambdaCall(const CXXOperatorCallExpr* call);
   void addCaptureParams(const FunctionDecl* fd, ir::Function& f);
   std::string lambdaName(const FunctionDecl* fd) const;
   std::map<const CXXRecordDecl*, std::string> lambdaNames_;  // closure type -> its function's name
   std::map<const VarDecl*, ir::Type> captured_;              // in a lambda's function: its captures
-  std::string currentFunction_;                              // the IR name of the function being converted
+  std::map<std::pair<const CXXRecordDecl*, const VarDecl*>, ir::ExprPtr> captureCopies_;  // by value
+  std::string currentFunction_;  // the IR name of the function being converted
 
   // Host code over kernels (HostCode.cpp).
   std::optional<ir::Type> passedThroughType(QualType qt);

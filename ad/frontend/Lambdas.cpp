@@ -1,6 +1,7 @@
 // Lambdas named by a local (`auto sq = [&](double v) { return w * v * v; };`) and called through
 // it: each becomes a function of the translation unit, `<function>_<name>`, taking what it captures
-// as its first parameters, and is differentiated like any called function (see Converter.h).
+// as its first parameters (by reference: the variable as it is at the call; by value: a copy made
+// where the lambda is), and is differentiated like any called function (see Converter.h).
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/LambdaCapture.h>
@@ -35,8 +36,9 @@ bool assigns(const Stmt* body, const VarDecl* v) {
 
 bool Converter::isLambdaCallOperator(const FunctionDecl* fd) { return closureOf(fd) != nullptr; }
 
-// auto name = [captures](params) { body };  names the lambda (nothing to run here).
-bool Converter::declareLambda(const VarDecl* vd) {
+// auto name = [captures](params) { body };  names the lambda; what it captures by value is copied
+// here, as the closure copies it (`double name_b = b;`), and passed from that copy.
+bool Converter::declareLambda(const VarDecl* vd, ir::StmtList& out) {
   const auto* closure = vd->getType()->getAsCXXRecordDecl();
   lambdaNames_[closure] = "";  // (reported: its calls need no report of their own)
   const auto* lambda = vd->getInit() ? dyn_cast<LambdaExpr>(vd->getInit()->IgnoreImplicit()) : nullptr;
@@ -63,6 +65,19 @@ bool Converter::declareLambda(const VarDecl* vd) {
       return false;
     }
   }
+  for (const LambdaCapture& c : lambda->captures()) {
+    const auto* v = cast<VarDecl>(c.getCapturedVar());
+    if (c.getCaptureKind() != LCK_ByCopy || v->getType()->isPointerType()) continue;  // a pointer's copy is the same
+    if (!v->getType()->isScalarType()) {
+      fail(c.getLocation(), "the lambda copies the array or container '" + v->getNameAsString() + "'",
+           "capture it by reference ([&" + v->getNameAsString() + "])");
+      return false;
+    }
+    ir::ExprPtr value = convertVariable(v, c.getLocation());
+    std::string copy = freshName(vd->getNameAsString() + "_" + v->getNameAsString());
+    out.push_back(ir::at(ir::decl(copy, value->type, value), loc(c.getLocation())));
+    captureCopies_[{closure, v}] = ir::var(copy, value->type);
+  }
   lambdaNames_[closure] = currentFunction_ + "_" + vd->getNameAsString();
   return true;
 }
@@ -81,7 +96,8 @@ ir::ExprPtr Converter::convertLambdaCall(const CXXOperatorCallExpr* call) {
     if (pointers_.count(v))
       return unsupportedExpr(call, "the lambda captures the pointer '" + v->getNameAsString() + "'",
                              "capture the array it points into");
-    args.push_back(convertVariable(v, call->getSourceRange()));
+    auto copy = captureCopies_.find({method->getParent(), v});
+    args.push_back(copy != captureCopies_.end() ? copy->second : convertVariable(v, call->getSourceRange()));
   }
   for (unsigned i = 1; i < call->getNumArgs(); ++i) args.push_back(convertExpr(call->getArg(i)));
   auto type = convertType(call->getType(), call->getSourceRange(), /*allowVoid=*/true);

@@ -28,7 +28,7 @@ ir::StmtList Converter::convertBody(const Stmt* s) {
 
 void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
   if (const auto* record = vd->getType()->getAsCXXRecordDecl(); record && record->isLambda()) {
-    declareLambda(vd);
+    declareLambda(vd, out);
     return;
   }
   if (standardContainer(vd->getType()) && !vd->getType()->isReferenceType()) {

@@ -26,3 +26,13 @@ double generic(double a, double b) {
   return blend(a, b) * blend(b, a);
 }
 // VERIFY: generic
+
+// A capture by value is the value where the lambda is made, not where it is called (found by the
+// random generator: passing the variable at each call gave b's gradient 0).
+double captured_before_change(double a, double b) {
+  auto bend = [b](double u) { return std::sin(u * b) + 0.5 * u; };
+  auto track = [&b](double u) { return u * b; };
+  b *= 3;
+  return bend(a) + track(a) + b;
+}
+// VERIFY: captured_before_change

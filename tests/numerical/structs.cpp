@@ -36,3 +36,20 @@ float float_fields(const Spring& s, float t) {
 // How the verifier (adjoint/verify.h) reaches the floating fields of the structs above.
 inline auto adjoint_fields(Body& b) { return std::tie(b.mass, b.x, b.y); }
 inline auto adjoint_fields(Spring& s) { return std::tie(s.stiffness, s.rest); }
+
+// Const member functions, called on struct parameters: each is differentiated with the object
+// as its first parameter.
+struct Chain {
+  double k, rest;
+  double bond(double x, double y) const { return 0.5 * k * (y - x - rest) * (y - x - rest); }
+  double energy(const double* p, int n) const {
+    double e = 0;
+    for (int i = 0; i + 1 < n; ++i) e += bond(p[i], p[i + 1]);
+    return e + this->rest * 0.01;
+  }
+};
+
+double chain_energy(const Chain& c, const double* p, int n, double scale) { return scale * c.energy(p, n); }
+// VERIFY: chain_energy
+
+inline auto adjoint_fields(Chain& c) { return std::tie(c.k, c.rest); }
