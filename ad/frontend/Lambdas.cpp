@@ -57,6 +57,11 @@ bool Converter::declareLambda(const VarDecl* vd, ir::StmtList& out) {
       fail(c.getLocation(), "capturing 'this' is not supported", "capture the values the lambda needs");
       return false;
     }
+    if (structLocals_.count(v)) {  // (a local per field: there is no whole struct to pass)
+      fail(c.getLocation(), "the lambda captures the local struct '" + v->getNameAsString() + "'",
+           "copy the fields it needs into scalars and capture those");
+      return false;
+    }
     if (c.getCaptureKind() == LCK_ByRef && !v->getType()->isPointerType() &&
         !ctx_.getAsConstantArrayType(v->getType()) && !standardContainer(v->getType()) &&
         assigns(lambda->getBody(), v)) {
@@ -113,6 +118,9 @@ void Converter::addCaptureParams(const FunctionDecl* fd, ir::Function& f) {
     auto t = convertType(v->getType(), v->getSourceRange());
     if (!t) continue;
     if (t->arraySize > 0) *t = t->element().pointerTo(false);
+    // A container captured by reference is the caller's own: writable unless it is const.
+    if (t->isContainer() && c.getCaptureKind() == LCK_ByRef)
+      t->constPointee = v->getType().getNonReferenceType().isConstQualified();
     captured_[v] = *t;
     f.params.push_back({v->getNameAsString(), *t});
   }

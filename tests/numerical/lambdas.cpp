@@ -36,3 +36,11 @@ double captured_before_change(double a, double b) {
   return bend(a) + track(a) + b;
 }
 // VERIFY: captured_before_change
+
+// A lambda writing into a container it captures by reference (the caller's output); like any
+// called function that writes an array, it leaves what it wrote there (README: the one exception).
+void scatter_squares(const std::vector<double>& x, std::vector<double>& out) {
+  auto put = [&out](std::size_t i, double v) { out[i] = v * v; };
+  for (std::size_t i = 0; i < x.size(); ++i) put(i, std::sin(x[i]));
+}
+// VERIFY: scatter_squares changed=1
