@@ -1,6 +1,7 @@
 #include "transforms/BranchProbes.h"
 
 #include "ad/ir/Printer.h"
+#include "ad/ir/Rewriter.h"
 
 namespace adjoint::transforms {
 
@@ -10,7 +11,7 @@ using namespace ir;
 
 const std::string kSuffix = "_branch_probe";
 
-class Prober {
+class Prober : public Rewriter {
  public:
   Prober(const Module& m, const std::string& hook, BranchProbes& out) : m_(m), hook_(hook), out_(out) {}
 
@@ -21,7 +22,7 @@ class Prober {
     probe.doc.clear();
     probe.body = clone(f.body);
     line_ = f.loc.line;
-    list(probe.body);
+    rewrite(probe.body);
     out_.functions.push_back(probe);
   }
 
@@ -48,23 +49,16 @@ class Prober {
     return copy;
   }
 
-  void list(StmtList& body) {
-    for (StmtPtr& s : body) {
-      if (s->loc.line) line_ = s->loc.line;
-      ExprPtr condition = s->expr;
-      s->lhs = expr(s->lhs);
-      s->expr = expr(s->expr);
-      for (ExprPtr& a : s->args) a = expr(a);
-      bool branch = s->kind == StmtKind::If || s->kind == StmtKind::While || s->kind == StmtKind::DoWhile;
-      if (branch) s->expr = probed(condition, s->expr);
-      for (StmtPtr* nested : {&s->init, &s->step})
-        if (*nested) {
-          StmtList one{*nested};
-          list(one);
-        }
-      list(s->body);
-      list(s->elseBody);
-    }
+  void enter(Stmt& s) override {
+    if (s.loc.line) line_ = s.loc.line;
+    ExprPtr condition = s.expr;
+    s.lhs = expr(s.lhs);
+    s.expr = expr(s.expr);
+    for (ExprPtr& a : s.args) a = expr(a);
+    bool branch = s.kind == StmtKind::If || s.kind == StmtKind::While || s.kind == StmtKind::DoWhile;
+    if (branch) s.expr = probed(condition, s.expr);
+    for (StmtPtr* part : {&s.init, &s.step})
+      if (*part) enter(**part);
   }
 };
 

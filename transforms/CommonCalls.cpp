@@ -4,6 +4,7 @@
 
 #include "ad/analysis/Activity.h"
 #include "ad/ir/Names.h"
+#include "ad/ir/Rewriter.h"
 
 namespace adjoint::transforms {
 
@@ -45,19 +46,18 @@ std::set<std::string> writes(const Stmt& s) {
   return {};
 }
 
-class Sharer {
+class Sharer : public Rewriter {
  public:
   Sharer(const Function& f, const Module& m) : module_(m), names_(f) {}
 
-  void list(StmtList& body) {
+ private:
+  void rewriteList(StmtList& body) override {
     for (size_t i = 0; i < body.size(); ++i) {
-      for (StmtList* inner : {&body[i]->body, &body[i]->elseBody}) list(*inner);
       if (!isSimple(*body[i])) continue;
       while (shareOne(body, i)) ++i;  // the new declaration sits at i; its statement moved to i + 1
     }
   }
 
- private:
   const Module& module_;
   NameSet names_;
 
@@ -116,6 +116,6 @@ class Sharer {
 
 }  // namespace
 
-void shareCommonCalls(Function& f, const Module& m) { Sharer(f, m).list(f.body); }
+void shareCommonCalls(Function& f, const Module& m) { Sharer(f, m).rewrite(f.body); }
 
 }  // namespace adjoint::transforms

@@ -2,13 +2,15 @@
 
 #include <set>
 
+#include "ad/ir/Rewriter.h"
+
 namespace adjoint::transforms {
 
 namespace {
 
 using namespace ir;
 
-class DeadCode {
+class DeadCode : public Rewriter {
  public:
   DeadCode(const Function& f, const Module* m) : f_(f), m_(m) {}
 
@@ -16,13 +18,16 @@ class DeadCode {
   bool run(StmtList& body) {
     read_.clear();
     collectReads(body);
-    return prune(body);
+    changed_ = false;
+    rewrite(body);
+    return changed_;
   }
 
  private:
   const Function& f_;
   const Module* m_;
   std::set<std::string> read_;
+  bool changed_ = false;
 
   void collectReads(const StmtList& body) {
     walk(body, [&](const Stmt& s) {
@@ -94,8 +99,7 @@ class DeadCode {
     }
   }
 
-  bool prune(StmtList& body) {
-    bool changed = false;
+  void rewriteList(StmtList& body) override {
     StmtList out;
     // Of removed statements: their comment moves to the next statement kept, when that has none;
     // their section heading too, unless the next statement kept begins a section itself (then the
@@ -104,10 +108,8 @@ class DeadCode {
     Section orphanSection = Section::None;
     for (size_t k = 0; k < body.size(); ++k) {
       const StmtPtr& s = body[k];
-      changed |= prune(s->body);
-      changed |= prune(s->elseBody);
       if (dead(*s, body, k)) {
-        changed = true;
+        changed_ = true;
         if (!s->comment.empty()) orphanComment = s->comment;
         if (s->section != Section::None) orphanSection = s->section;
         continue;
@@ -123,7 +125,6 @@ class DeadCode {
       out.push_back(s);
     }
     body = std::move(out);
-    return changed;
   }
 };
 

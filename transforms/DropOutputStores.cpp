@@ -1,7 +1,8 @@
 #include "transforms/DropOutputStores.h"
 
-#include <algorithm>
 #include <set>
+
+#include "ad/ir/Rewriter.h"
 
 namespace adjoint::transforms {
 
@@ -32,22 +33,25 @@ std::set<std::string> writeOnlyArrays(const Function& f) {
   return out;
 }
 
-void dropStores(StmtList& body, const std::set<std::string>& arrays) {
-  body.erase(
-      std::remove_if(body.begin(), body.end(),
-                     [&](const StmtPtr& s) { return s->kind == StmtKind::Assign && arrays.count(rootName(*s->lhs)); }),
-      body.end());
-  for (const StmtPtr& s : body) {
-    dropStores(s->body, arrays);
-    dropStores(s->elseBody, arrays);
+// Stores into the given arrays are left out.
+class StoreDropper : public Rewriter {
+ public:
+  explicit StoreDropper(std::set<std::string> arrays) : arrays_(std::move(arrays)) {}
+
+ private:
+  std::set<std::string> arrays_;
+
+  StmtList rewriteStmt(const StmtPtr& s) override {
+    if (s->kind == StmtKind::Assign && arrays_.count(rootName(*s->lhs))) return {};
+    return {s};
   }
-}
+};
 
 }  // namespace
 
 void dropOutputStores(Function& d, const Function& primal) {
   std::set<std::string> outputs = writeOnlyArrays(primal);
-  if (!outputs.empty()) dropStores(d.body, outputs);
+  if (!outputs.empty()) StoreDropper(std::move(outputs)).rewrite(d.body);
 }
 
 }  // namespace adjoint::transforms

@@ -1,6 +1,7 @@
 #include "transforms/ExtractCalls.h"
 
 #include "ad/ir/Names.h"
+#include "ad/ir/Rewriter.h"
 
 namespace adjoint::transforms {
 
@@ -8,27 +9,25 @@ namespace {
 
 using namespace ir;
 
-class CallExtractor {
+class CallExtractor : public Rewriter {
  public:
   CallExtractor(const Function& f, const Module& m) : module_(m), names_(f) {}
 
-  void list(StmtList& body) {
+ private:
+  // The calls inside s's expression are declared before it.
+  StmtList rewriteStmt(const StmtPtr& s) override {
     StmtList out;
-    for (StmtPtr& s : body) {
-      for (StmtList* nested : {&s->body, &s->elseBody}) list(*nested);
-      bool differentiated = s->kind == StmtKind::Assign || s->kind == StmtKind::Decl || s->kind == StmtKind::Return ||
-                            s->kind == StmtKind::Eval;
-      if (differentiated && s->expr) {
-        bool wholeCallAllowed = (s->kind == StmtKind::Assign && s->op == Op::Assign) || s->kind == StmtKind::Decl ||
-                                s->kind == StmtKind::Eval;
-        s->expr = extract(s->expr, wholeCallAllowed, s->loc, out);
-      }
-      out.push_back(s);
+    bool differentiated = s->kind == StmtKind::Assign || s->kind == StmtKind::Decl || s->kind == StmtKind::Return ||
+                          s->kind == StmtKind::Eval;
+    if (differentiated && s->expr) {
+      bool wholeCallAllowed = (s->kind == StmtKind::Assign && s->op == Op::Assign) || s->kind == StmtKind::Decl ||
+                              s->kind == StmtKind::Eval;
+      s->expr = extract(s->expr, wholeCallAllowed, s->loc, out);
     }
-    body = std::move(out);
+    out.push_back(s);
+    return out;
   }
 
- private:
   const Module& module_;
   NameSet names_;
 
@@ -92,6 +91,6 @@ class CallExtractor {
 
 }  // namespace
 
-void extractCalls(Function& f, const Module& m) { CallExtractor(f, m).list(f.body); }
+void extractCalls(Function& f, const Module& m) { CallExtractor(f, m).rewrite(f.body); }
 
 }  // namespace adjoint::transforms

@@ -1,33 +1,23 @@
 #include "transforms/FlattenBlocks.h"
 
+#include "ad/ir/Rewriter.h"
+
 namespace adjoint::transforms {
 
 using namespace ir;
 
 namespace {
 
-// Appends the statements of `body` to `out`, the statements of nested blocks in their place.
-void flattenInto(const StmtList& body, StmtList& out) {
-  for (const StmtPtr& s : body) {
-    if (s->kind == StmtKind::Block) {
-      flattenInto(s->body, out);
-      continue;
-    }
-    StmtList inner, innerElse;
-    flattenInto(s->body, inner);
-    flattenInto(s->elseBody, innerElse);
-    s->body = inner;
-    s->elseBody = innerElse;
-    out.push_back(s);
+// A block's statements take its place (nested blocks were flattened first).
+class Flattener : public Rewriter {
+  StmtList rewriteStmt(const StmtPtr& s) override {
+    if (s->kind == StmtKind::Block) return s->body;
+    return {s};
   }
-}
+};
 
 }  // namespace
 
-void flattenBlocks(Function& f) {
-  StmtList out;
-  flattenInto(f.body, out);
-  f.body = out;
-}
+void flattenBlocks(Function& f) { Flattener().rewrite(f.body); }
 
 }  // namespace adjoint::transforms

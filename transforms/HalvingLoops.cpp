@@ -1,6 +1,7 @@
 #include "transforms/HalvingLoops.h"
 
 #include "ad/analysis/Activity.h"
+#include "ad/ir/Rewriter.h"
 
 namespace adjoint::transforms {
 
@@ -32,12 +33,11 @@ const Stmt* halvingCounter(const Stmt& s) {
   return &init;
 }
 
-void rewrite(StmtList& body) {
-  for (StmtPtr& s : body) {
-    rewrite(s->body);
-    rewrite(s->elseBody);
+// Each halving loop becomes a counted loop over its halvings, its counter computed from them.
+class HalvingCounter : public Rewriter {
+  StmtList rewriteStmt(const StmtPtr& s) override {
     const Stmt* counter = halvingCounter(*s);
-    if (!counter) continue;
+    if (!counter) return {s};
     Type k = Type::integer();
     ExprPtr step = var(counter->name + "_halving", k);
     StmtPtr value = at(decl(counter->name, counter->type, binary(Op::Shr, counter->expr, step)), counter->loc);
@@ -50,14 +50,14 @@ void rewrite(StmtList& body) {
     loop->loc = s->loc;
     loop->comment = s->comment;
     loop->section = s->section;
-    s = loop;
+    return {loop};
   }
-}
+};
 
 }  // namespace
 
 void countHalvingLoops(Function& f) {
-  if (f.kernel || f.device) rewrite(f.body);
+  if (f.kernel || f.device) HalvingCounter().rewrite(f.body);
 }
 
 }  // namespace adjoint::transforms

@@ -8,6 +8,7 @@
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Names.h"
 #include "ad/ir/Printer.h"
+#include "ad/ir/Rewriter.h"
 
 namespace adjoint::transforms {
 
@@ -43,7 +44,7 @@ struct ThreadSum {
   ExprPtr target;  // the address, e.g. a_bar[0]
 };
 
-class Parallelizer {
+class Parallelizer : public Rewriter {
  public:
   Parallelizer(Function& d, bool tangents, bool deterministic)
       : d_(d),
@@ -60,7 +61,7 @@ class Parallelizer {
   void run() {
     collectAccesses();
     columnWidth_ = commonColumnWidth();
-    visit(d_.body);
+    rewrite(d_.body);
     zeroSharedAdjoints(d_.body);
     if (sums_.empty() && columns_.empty()) return;
     StmtList head, tail;
@@ -221,25 +222,22 @@ class Parallelizer {
 
   static Type blockSumsType() { return Type::opaque("adjoint::BlockSums"); }
 
-  void visit(StmtList& body) {
-    for (size_t k = 0; k < body.size(); ++k) {
-      StmtPtr& s = body[k];
-      if (s->loc.line) line_ = s->loc;
-      if (s->kind == StmtKind::Assign && (s->op == Op::Add || s->op == Op::Sub)) {
-        accumulation(*s);
-        if (k > 0 && zeroedBefore(*body[k - 1], *s)) {
-          // x_bar[i] = 0; x_bar[i] += e  is  x_bar[i] = e: one store, and no load of what was just stored.
-          s->expr = s->op == Op::Sub ? neg(s->expr) : s->expr;
-          std::string plain = ": plain " + assignmentSpelling(s->op);
-          if (size_t at = s->comment.find(plain); at != std::string::npos)
-            s->comment.replace(at, plain.size(), ": plain =");
-          s->op = Op::Assign;
-          body.erase(body.begin() + static_cast<long>(k) - 1);
-          --k;
-        }
-      }
-      visit(body[k]->body);
-      visit(body[k]->elseBody);
+  void enter(Stmt& s) override {
+    if (s.loc.line) line_ = s.loc;
+    if (s.kind == StmtKind::Assign && (s.op == Op::Add || s.op == Op::Sub)) accumulation(s);
+  }
+
+  // x_bar[i] = 0; x_bar[i] += e  is  x_bar[i] = e: one store, and no load of what was just stored.
+  void rewriteList(StmtList& body) override {
+    for (size_t k = 1; k < body.size(); ++k) {
+      Stmt& s = *body[k];
+      if (!zeroedBefore(*body[k - 1], s)) continue;
+      s.expr = s.op == Op::Sub ? neg(s.expr) : s.expr;
+      std::string plain = ": plain " + assignmentSpelling(s.op);
+      if (size_t at = s.comment.find(plain); at != std::string::npos) s.comment.replace(at, plain.size(), ": plain =");
+      s.op = Op::Assign;
+      body.erase(body.begin() + static_cast<long>(k) - 1);
+      --k;
     }
   }
 

@@ -2,6 +2,7 @@
 
 #include "ad/analysis/Activity.h"
 #include "ad/ir/Printer.h"
+#include "ad/ir/Rewriter.h"
 
 namespace adjoint::transforms {
 
@@ -37,30 +38,36 @@ bool canWait(const Stmt& s, const StmtList& later) {
   return ok;
 }
 
-void sink(StmtList& body, const Function& d) {
-  for (const StmtPtr& s : body) {
-    sink(s->body, d);
-    sink(s->elseBody, d);
-  }
-  StmtList kept, deferred;
-  for (size_t k = 0; k < body.size(); ++k) {
-    const StmtPtr& s = body[k];
-    bool last = k + 1 == body.size();
-    if (!last && isSeedZeroing(*s, d) && canWait(*s, StmtList(body.begin() + static_cast<long>(k) + 1, body.end()))) {
-      s->comment = "the seed " + print(*s->lhs) +
-                   ", read above, zeroed after the loads that follow it: a store\n"
-                   "between loads holds back the loads after it";
-      deferred.push_back(s);
-    } else {
-      kept.push_back(s);
+// In each list, a seed's zeroing that can wait moves after the loads that follow it.
+class SeedSinker : public Rewriter {
+ public:
+  explicit SeedSinker(const Function& d) : d_(d) {}
+
+ private:
+  const Function& d_;
+
+  void rewriteList(StmtList& body) override {
+    StmtList kept, deferred;
+    for (size_t k = 0; k < body.size(); ++k) {
+      const StmtPtr& s = body[k];
+      bool last = k + 1 == body.size();
+      if (!last && isSeedZeroing(*s, d_) &&
+          canWait(*s, StmtList(body.begin() + static_cast<long>(k) + 1, body.end()))) {
+        s->comment = "the seed " + print(*s->lhs) +
+                     ", read above, zeroed after the loads that follow it: a store\n"
+                     "between loads holds back the loads after it";
+        deferred.push_back(s);
+      } else {
+        kept.push_back(s);
+      }
     }
+    kept.insert(kept.end(), deferred.begin(), deferred.end());
+    body = kept;
   }
-  kept.insert(kept.end(), deferred.begin(), deferred.end());
-  body = kept;
-}
+};
 
 }  // namespace
 
-void sinkSeedZeroing(Function& d) { sink(d.body, d); }
+void sinkSeedZeroing(Function& d) { SeedSinker(d).rewrite(d.body); }
 
 }  // namespace adjoint::transforms

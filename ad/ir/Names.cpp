@@ -1,5 +1,7 @@
 #include "ad/ir/Names.h"
 
+#include "ad/ir/Rewriter.h"
+
 namespace adjoint::ir {
 
 NameSet::NameSet(const Function& f) {
@@ -28,19 +30,29 @@ ExprPtr substitute(const ExprPtr& e, const std::function<ExprPtr(const Expr& var
   return copy;
 }
 
-void substitute(StmtList& body, const std::function<ExprPtr(const Expr& variable)>& replace) {
-  for (StmtPtr& s : body) {
-    s->lhs = substitute(s->lhs, replace);
-    s->expr = substitute(s->expr, replace);
-    for (ExprPtr& a : s->args) a = substitute(a, replace);
-    for (StmtPtr* part : {&s->init, &s->step})
-      if (*part) {
-        StmtList one{*part};
-        substitute(one, replace);
-      }
-    substitute(s->body, replace);
-    substitute(s->elseBody, replace);
+namespace {
+
+// Replaces variables in every expression of the statements (a loop's init and step included).
+class Substitution : public Rewriter {
+ public:
+  explicit Substitution(const std::function<ExprPtr(const Expr& variable)>& replace) : replace_(replace) {}
+
+ private:
+  const std::function<ExprPtr(const Expr& variable)>& replace_;
+
+  void enter(Stmt& s) override {
+    s.lhs = substitute(s.lhs, replace_);
+    s.expr = substitute(s.expr, replace_);
+    for (ExprPtr& a : s.args) a = substitute(a, replace_);
+    for (StmtPtr* part : {&s.init, &s.step})
+      if (*part) enter(**part);
   }
+};
+
+}  // namespace
+
+void substitute(StmtList& body, const std::function<ExprPtr(const Expr& variable)>& replace) {
+  Substitution(replace).rewrite(body);
 }
 
 void substitute(StmtList& body, const std::map<std::string, ExprPtr>& values) {
