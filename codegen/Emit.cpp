@@ -5,9 +5,9 @@
 #include <sstream>
 
 #include "ad/analysis/Activity.h"
-#include "ad/derive/Derivatives.h"
 #include "ad/ir/Printer.h"
 #include "codegen/Launcher.h"
+#include "transforms/UnusedParams.h"
 
 namespace adjoint::codegen {
 
@@ -54,7 +54,7 @@ std::vector<Function> forwardCopies(const Module& original, const std::vector<Fu
     if (!needed.count(f.name)) continue;
     Function copy = f;
     copy.internal = true;
-    derive::markUnusedParams(copy);  // the copy compiles warning-free whatever the original did
+    transforms::markUnusedParams(copy);  // the copy compiles warning-free whatever the original did
     out.push_back(copy);
   }
   return out;
@@ -84,9 +84,7 @@ bool usesBufferKernels(const std::vector<Function>& fs) {
 
 bool usesTape(const std::vector<Function>& fs) {
   bool found = false;
-  for (const Function& f : fs)
-    walk(f.body,
-         [&](const Stmt& s) { found |= s.kind == StmtKind::Decl && s.type.spelled.rfind("std::vector", 0) == 0; });
+  for (const Function& f : fs) walk(f.body, [&](const Stmt& s) { found |= s.kind == StmtKind::Decl && s.type.tape; });
   return found;
 }
 
@@ -178,7 +176,7 @@ std::string trainStepDoc(const Function& d) {
 std::string entryDoc(const Function& d, const Module& original) {
   const Function* f = original.find(d.primal);
   std::set<std::string> written = f ? analysis::writtenVariables(f->body) : std::set<std::string>{};
-  bool jvp = endsWith(d.name, "_jvp");
+  bool jvp = std::any_of(d.params.begin(), d.params.end(), [](const Param& p) { return p.role == Role::Tangent; });
   if (d.trainStep) return trainStepDoc(d);
   std::string doc;
   if (jvp)

@@ -1,5 +1,6 @@
 #include "codegen/Launcher.h"
 
+#include "ad/ir/Naming.h"
 #include "ad/ir/Printer.h"
 
 namespace adjoint::codegen {
@@ -19,8 +20,8 @@ std::vector<Param> callerParams(const Function& kernel) {
 }  // namespace
 
 std::string launcherSignature(const Function& kernel) {
-  std::string s = std::string(kernel.internal ? "static " : "") + "cudaError_t " + kernel.name +
-                  "_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream";
+  std::string s = std::string(kernel.internal ? "static " : "") + "cudaError_t " + naming::launcherOf(kernel.name) +
+                  "(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream";
   for (const Param& p : callerParams(kernel)) s += ", " + p.type.paramSpelling() + " " + p.name;
   return s + ")";
 }

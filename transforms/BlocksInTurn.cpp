@@ -4,6 +4,7 @@
 #include <map>
 
 #include "ad/ir/Names.h"
+#include "ad/ir/Naming.h"
 
 namespace adjoint::transforms {
 
@@ -21,7 +22,7 @@ bool runBlocksInTurn(Function& d) {
   });
   if (!eligible || !usesBlock) return false;
   Type u = Type::integer("unsigned int", true);
-  ExprPtr block = var("virtual_block", u), blocks = var("virtual_blocks", u);
+  ExprPtr block = var(naming::kVirtualBlock, u), blocks = var(naming::kVirtualBlocks, u);
   // The sums' declarations (first) and their finish (last) stay outside the loop.
   auto first = d.body.begin() + d.sumsBefore;
   auto last = d.body.end() - d.sumsAfter;
@@ -36,7 +37,7 @@ bool runBlocksInTurn(Function& d) {
   body.push_back(loop);
   body.insert(body.end(), last, d.body.end());
   d.body = body;
-  d.params.push_back(Param{"virtual_blocks", u, Role::VirtualBlocks});
+  d.params.push_back(Param{naming::kVirtualBlocks, u, Role::VirtualBlocks});
   return true;
 }
 

@@ -1,5 +1,6 @@
 #include "transforms/BranchProbes.h"
 
+#include "ad/ir/Naming.h"
 #include "ad/ir/Printer.h"
 #include "ad/ir/Rewriter.h"
 
@@ -9,15 +10,13 @@ namespace {
 
 using namespace ir;
 
-const std::string kSuffix = "_branch_probe";
-
 class Prober : public Rewriter {
  public:
   Prober(const Module& m, const std::string& hook, BranchProbes& out) : m_(m), hook_(hook), out_(out) {}
 
   void function(const Function& f) {
     Function probe = f;
-    probe.name = f.name + kSuffix;
+    probe.name = naming::branchProbeOf(f.name);
     probe.internal = true;  // defined in the harness, next to the code that calls it
     probe.doc.clear();
     probe.body = clone(f.body);
@@ -45,7 +44,7 @@ class Prober : public Rewriter {
     for (ExprPtr& op : copy->operands) op = expr(op);
     if (copy->kind == ExprKind::Select || (copy->kind == ExprKind::Binary && isLogical(copy->op)))
       copy->operands[0] = probed(e->operands[0], copy->operands[0]);
-    if (copy->kind == ExprKind::Call && m_.find(copy->text)) copy->text += kSuffix;
+    if (copy->kind == ExprKind::Call && m_.find(copy->text)) copy->text = naming::branchProbeOf(copy->text);
     return copy;
   }
 

@@ -1,9 +1,11 @@
 #include "transforms/CommonCalls.h"
 
+#include <algorithm>
 #include <set>
 
 #include "ad/analysis/Activity.h"
 #include "ad/ir/Names.h"
+#include "ad/ir/Naming.h"
 #include "ad/ir/Rewriter.h"
 
 namespace adjoint::transforms {
@@ -46,9 +48,23 @@ std::set<std::string> writes(const Stmt& s) {
   return {};
 }
 
+// What a sharer looks for: pure calls, or factors of derivatives.
+enum class Shared { Calls, Factors };
+
+// A product or quotient that reads an adjoint or a tangent: the factor the partial derivatives of
+// one forward statement have in common (d1_bar / vol).
+bool isFactor(const Expr& e) {
+  if (e.kind != ExprKind::Binary || (e.op != Op::Mul && e.op != Op::Div)) return false;
+  bool derivative = false;
+  walk(std::make_shared<Expr>(e), [&](const Expr& x) {
+    derivative |= x.kind == ExprKind::Var && (naming::isAdjoint(x.text) || naming::isTangent(x.text));
+  });
+  return derivative;
+}
+
 class Sharer : public Rewriter {
  public:
-  Sharer(const Function& f, const Module& m) : module_(m), names_(f) {}
+  Sharer(const Function& f, const Module& m, Shared what) : module_(m), names_(f), what_(what) {}
 
  private:
   void rewriteList(StmtList& body) override {
@@ -60,36 +76,57 @@ class Sharer : public Rewriter {
 
   const Module& module_;
   NameSet names_;
+  Shared what_;
 
-  std::string fresh(const Expr& call) {
+  bool isCandidate(const Expr& e) const { return what_ == Shared::Calls ? module_.isPureCall(e) : isFactor(e); }
+
+  std::string fresh(const Expr& e) {
+    if (what_ == Shared::Factors) {
+      // d1_bar / vol -> d1_bar_over_vol, y_bar * w -> y_bar_w; otherwise named by its first adjoint.
+      const Expr &a = *e.operands[0], &b = *e.operands[1];
+      if (a.kind == ExprKind::Var && b.kind == ExprKind::Var)
+        return names_.fresh(a.text + (e.op == Op::Div ? "_over_" : "_") + b.text);
+      std::string first;
+      walk(std::make_shared<Expr>(e), [&](const Expr& x) {
+        if (first.empty() && x.kind == ExprKind::Var && (naming::isAdjoint(x.text) || naming::isTangent(x.text)))
+          first = x.text;
+      });
+      return names_.fresh(first + "_factor");
+    }
     // std::exp -> exp_..., __expf -> expf_...
-    std::string base = call.text.rfind("std::", 0) == 0 ? call.text.substr(5) : call.text;
+    std::string base = e.text.rfind("std::", 0) == 0 ? e.text.substr(5) : e.text;
     base.erase(0, base.find_first_not_of('_'));
-    const Expr& arg = *call.operands[0];
+    const Expr& arg = *e.operands[0];
     base += arg.kind == ExprKind::Var ? "_" + arg.text : "_value";
     return names_.fresh(base);
   }
 
-  // Shares the first call of body[i] that later statements repeat; returns whether it did.
+  // Shares the first candidate of body[i] that later statements repeat; returns whether it did.
   bool shareOne(StmtList& body, size_t i) {
     std::vector<const Expr*> calls;
     for (const ExprPtr& e : {body[i]->expr})
       walk(e, [&](const Expr& x) {
-        if (module_.isPureCall(x)) calls.push_back(&x);
+        if (isCandidate(x)) calls.push_back(&x);
       });
+    // The innermost factor first (d1_bar / vol before d1_bar / vol * maturity): the one most
+    // statements share.
+    if (what_ == Shared::Factors) std::reverse(calls.begin(), calls.end());
     for (const Expr* c : calls) {
       ExprPtr target = std::make_shared<Expr>(*c);
       std::set<std::string> inputs = analysis::readVariables(target);
       size_t end = i;  // statements [i, end] see the same value of the call
-      int uses = 0;
+      int uses = 0, statements = 0;
       for (size_t j = i; j < body.size() && isSimple(*body[j]); ++j) {
-        uses += count(*body[j], *target);
+        int here = count(*body[j], *target);
+        uses += here;
+        statements += here > 0;
         end = j;
         bool changesInputs = false;
         for (const std::string& w : writes(*body[j])) changesInputs |= inputs.count(w) > 0;
         if (changesInputs) break;
       }
-      if (uses < 2) continue;
+      // A factor is named when several statements share it; a call, when it is evaluated twice.
+      if (uses < 2 || (what_ == Shared::Factors && statements < 2)) continue;
       std::string name = fresh(*target);
       ExprPtr v = var(name, target->type);
       for (size_t j = i; j <= end; ++j) {
@@ -100,8 +137,7 @@ class Sharer : public Rewriter {
         body[j] = copy;
       }
       auto d = decl(name, target->type, target);
-      d->type.spelled = "const " + target->type.scalarSpelling();
-      d->type.scalar = Scalar::Opaque;
+      d->type.constant = true;
       d->comment = body[i]->comment;
       d->section = body[i]->section;
       body[i]->section = Section::None;
@@ -116,6 +152,8 @@ class Sharer : public Rewriter {
 
 }  // namespace
 
-void shareCommonCalls(Function& f, const Module& m) { Sharer(f, m).rewrite(f.body); }
+void shareCommonCalls(Function& f, const Module& m) { Sharer(f, m, Shared::Calls).rewrite(f.body); }
+
+void shareCommonFactors(Function& f, const Module& m) { Sharer(f, m, Shared::Factors).rewrite(f.body); }
 
 }  // namespace adjoint::transforms

@@ -54,6 +54,7 @@ class DeadCode : public Rewriter {
   bool pure(const ExprPtr& e) const {
     bool ok = true;
     walk(e, [&](const Expr& x) {
+      if (x.kind == ExprKind::Pop) ok = false;  // takes the value off its tape
       if (x.kind != ExprKind::Call || (m_ && m_->isPureCall(x))) return;
       const Function* callee = m_ ? m_->find(x.text) : nullptr;
       for (size_t i = 0; i < x.operands.size(); ++i) {
@@ -81,7 +82,8 @@ class DeadCode : public Rewriter {
       case StmtKind::Decl: {
         bool initPure = (!s.expr || pure(s.expr));
         for (const ExprPtr& a : s.args) initPure &= pure(a);
-        return initPure && s.type.scalar != Scalar::Opaque && (!read_.count(s.name) || !readLater(body, k, s.name));
+        bool kept = s.type.scalar == Scalar::Opaque || s.type.tape;  // handles and tapes are declared for their effects
+        return initPure && !kept && (!read_.count(s.name) || !readLater(body, k, s.name));
       }
       case StmtKind::Assign: {
         // A parameter passed by value is a local too; one behind a pointer is the caller's.

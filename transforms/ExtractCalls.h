@@ -1,4 +1,4 @@
-// One pass of the pipeline (the table in ad/driver/Pipeline.cpp).
+// One pass of the pipeline (the table in driver/Pipeline.cpp).
 #pragma once
 
 #include "ad/ir/Function.h"

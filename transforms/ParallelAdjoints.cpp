@@ -7,6 +7,7 @@
 #include "ad/analysis/ThreadIndex.h"
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Names.h"
+#include "ad/ir/Naming.h"
 #include "ad/ir/Printer.h"
 #include "ad/ir/Rewriter.h"
 
@@ -47,12 +48,7 @@ struct ThreadSum {
 class Parallelizer : public Rewriter {
  public:
   Parallelizer(Function& d, bool tangents, bool deterministic)
-      : d_(d),
-        threads_(d),
-        names_(d),
-        tangents_(tangents),
-        deterministic_(deterministic),
-        suffix_(tangents ? "_dot" : "_bar") {
+      : d_(d), threads_(d), names_(d), tangents_(tangents), deterministic_(deterministic) {
     std::set<std::string> assigned = analysis::assignedVariables(d.body);
     for (const Param& p : d.params)
       if (!p.type.pointer && !assigned.count(p.name)) invariant_.insert(p.name);
@@ -88,7 +84,7 @@ class Parallelizer : public Rewriter {
     d_.body.insert(d_.body.end(), tail.begin(), tail.end());
     d_.sumsBefore = static_cast<unsigned>(head.size());
     d_.sumsAfter = static_cast<unsigned>(tail.size());
-    if (!sums_.empty()) d_.params.push_back(Param{"block_sums", blockSumsType(), Role::BlockSums});
+    if (!sums_.empty()) d_.params.push_back(Param{naming::kBlockSums, blockSumsType(), Role::BlockSums});
   }
 
  private:
@@ -97,7 +93,6 @@ class Parallelizer : public Rewriter {
   NameSet names_;
   bool tangents_;  // forward mode: only the atomicAdds the forward wrote are reconsidered
   bool deterministic_;
-  std::string suffix_;
   std::set<std::string> invariant_;  // scalar parameters the kernel never assigns
   std::vector<ThreadSum> sums_;
   std::vector<ThreadSum> columns_;                        // register sums at the thread's column (target: x_bar[i % C])
@@ -120,7 +115,7 @@ class Parallelizer : public Rewriter {
   // One sum per block and address, added in a fixed order by the last block to finish.
   StmtList finishSums() {
     StmtList tail, finish;
-    ExprPtr storage = var("block_sums", blockSumsType());
+    ExprPtr storage = var(naming::kBlockSums, blockSumsType());
     Type none = Type::of(Scalar::Void);
     for (size_t k = 0; k < sums_.size(); ++k) {
       const ThreadSum& s = sums_[k];
@@ -198,7 +193,7 @@ class Parallelizer : public Rewriter {
   bool isMemoryAdjoint(const Expr& array) const {
     if (array.kind != ExprKind::Var) return false;
     if (const Param* p = d_.param(array.text)) return p->role == (tangents_ ? Role::Tangent : Role::Adjoint);
-    return array.type.shared && endsWith(array.text, suffix_);
+    return array.type.shared && (tangents_ ? naming::isTangent(array.text) : naming::isAdjoint(array.text));
   }
 
   void collectAccesses() {
@@ -404,7 +399,7 @@ class Parallelizer : public Rewriter {
   void zeroSharedAdjoints(StmtList& body) {
     for (size_t k = 0; k < body.size(); ++k) {
       const Stmt& s = *body[k];
-      if (s.kind != StmtKind::Decl || !s.type.shared || !endsWith(s.name, "_bar")) continue;
+      if (s.kind != StmtKind::Decl || !s.type.shared || !naming::isAdjoint(s.name)) continue;
       Type u = Type::integer("unsigned", true);
       ExprPtr j = var("j", u);
       StmtPtr clear =

@@ -2,6 +2,7 @@
 
 #include "ad/analysis/Activity.h"
 #include "ad/ir/Diagnostic.h"
+#include "ad/ir/Naming.h"
 #include "ad/ir/Printer.h"
 #include "ad/rules/Rules.h"
 
@@ -61,10 +62,6 @@ Adjoints::Adjoints(const Module& m, const Function& f, const std::set<std::strin
     it = active_.count(*it) ? std::next(it) : localParamAdjoints_.erase(it);
 }
 
-bool Adjoints::isAdjointName(const std::string& name) {
-  return endsWith(name, "_bar") || endsWith(name, "_bar_acc") || endsWith(name, "_bar_new");
-}
-
 bool Adjoints::readsActive(const ExprPtr& e) const {
   switch (e->kind) {
     // A floating variable, array, struct or struct field with an adjoint (integer fields have none).
@@ -84,17 +81,17 @@ ExprPtr Adjoints::arrayBar(const Expr& array) const {
   if (array.kind != ExprKind::Var)
     throw InternalError("an indexed expression whose array is not a variable: " + print(array));
   Type t = array.type;
-  return var(array.text + "_bar", t.arraySize > 0 ? t : t.writableIndexed());
+  return var(naming::adjointOf(array.text), t.arraySize > 0 ? t : t.writableIndexed());
 }
 
 ExprPtr Adjoints::barOf(const Expr& lvalue) const {
   if (lvalue.kind == ExprKind::Index) return index(arrayBar(*lvalue.operands[0]), lvalue.operands[1]);
   if (lvalue.kind == ExprKind::Member) return member(arrayBar(*lvalue.operands[0]), lvalue.text);
   const Param* p = f_.param(lvalue.text);
-  if (p && !seeds_.count(p->name)) return var(p->name + "_bar", p->type);  // a local adjoint
-  if (p && localParamAdjoints_.count(p->name)) return var(p->name + "_bar_acc", p->type);
-  if (p) return deref(var(p->name + "_bar", p->type.pointerTo(false)));
-  return var(lvalue.text + "_bar", lvalue.type);
+  if (p && !seeds_.count(p->name)) return var(naming::adjointOf(p->name), p->type);  // a local adjoint
+  if (p && localParamAdjoints_.count(p->name)) return var(naming::accumulatorOf(p->name), p->type);
+  if (p) return deref(var(naming::adjointOf(p->name), p->type.pointerTo(false)));
+  return var(naming::adjointOf(lvalue.text), lvalue.type);
 }
 
 void Adjoints::propagate(const ExprPtr& e, const ExprPtr& adj, StmtList& out) {
@@ -132,7 +129,7 @@ void Adjoints::propagate(const ExprPtr& e, const ExprPtr& adj, StmtList& out) {
       if (rules::isWarpShuffle(e->text)) {
         // Computed into a local first, by every lane that ran the shuffle, before any branch
         // of the propagation below.
-        std::string name = "shuffled" + std::to_string(++shuffles_) + "_bar";
+        std::string name = naming::adjointOf("shuffled" + std::to_string(++shuffles_));
         out.push_back(decl(name, adj->type, rules::shuffleAdjoint(*e, adj)));
         propagate(e->operands[1], var(name, adj->type), out);
         return;
@@ -179,7 +176,7 @@ void Adjoints::assignment(const ExprPtr& lhs, Op op, const ExprPtr& rhs, bool ze
     return;
   }
   // v = e(v): take v_bar first, since propagating through e adds to the old v's adjoint.
-  std::string name = rootName(*lhs) + "_bar_new";
+  std::string name = naming::updatedAdjointOf(rootName(*lhs));
   StmtList inner{decl(name, lhs->type.element(), bar), assign(bar, Op::Assign, zero)};
   if (isCall)
     callAdjoint(*value, var(name, lhs->type), inner);
@@ -221,7 +218,7 @@ void Adjoints::callAdjoint(const Expr& c, const ExprPtr& seed, StmtList& out) {
       args.push_back(arrayBar(*c.operands[i]));
       continue;
     }
-    std::string tmp = callee->name + "_" + p->name + "_bar";
+    std::string tmp = naming::adjointOf(callee->name + "_" + p->name);
     inner.push_back(decl(tmp, p->type, number(0, p->type)));
     args.push_back(unary(Op::AddressOf, var(tmp, p->type)));
     propagate(c.operands[i], var(tmp, p->type), after);
@@ -273,24 +270,24 @@ StmtList Adjoints::declarations() const {
   StmtList out;
   for (const std::string& v : active_) {
     if (const Param* p = f_.param(v)) {
-      if (!seeds_.count(v)) out.push_back(decl(v + "_bar", p->type, number(0, p->type)));
+      if (!seeds_.count(v)) out.push_back(decl(naming::adjointOf(v), p->type, number(0, p->type)));
       continue;
     }
     const Type& t = locals_.at(v);
-    StmtPtr d = decl(v + "_bar", t, t.isArrayLocal() ? nullptr : number(0, t));
+    StmtPtr d = decl(naming::adjointOf(v), t, t.isArrayLocal() ? nullptr : number(0, t));
     if (t.isContainer()) d->args = {containerSize(var(v, t))};  // zeros, as many as v has
     out.push_back(d);
   }
   for (const std::string& p : localParamAdjoints_)
-    out.push_back(decl(p + "_bar_acc", f_.param(p)->type, number(0, f_.param(p)->type)));
+    out.push_back(decl(naming::accumulatorOf(p), f_.param(p)->type, number(0, f_.param(p)->type)));
   return out;
 }
 
 StmtList Adjoints::finish() const {
   StmtList out;
   for (const std::string& p : localParamAdjoints_)
-    out.push_back(assign(deref(var(p + "_bar", f_.param(p)->type.pointerTo(false))), Op::Add,
-                         var(p + "_bar_acc", f_.param(p)->type)));
+    out.push_back(assign(deref(var(naming::adjointOf(p), f_.param(p)->type.pointerTo(false))), Op::Add,
+                         var(naming::accumulatorOf(p), f_.param(p)->type)));
   return out;
 }
 

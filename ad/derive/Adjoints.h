@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "ad/derive/Derivatives.h"
+#include "ad/derive/Requests.h"
 
 namespace adjoint::derive {
 
@@ -21,7 +21,6 @@ class Adjoints {
   void propagate(const ir::ExprPtr& e, const ir::ExprPtr& adj, ir::StmtList& out);
 
   bool isActive(const std::string& variable) const { return active_.count(variable) > 0; }
-  static bool isAdjointName(const std::string& name);
   // Declarations of the adjoints of active locals.
   ir::StmtList declarations() const;
   // Statements that end the reverse sweep: the local adjoint sums of scalar parameters added

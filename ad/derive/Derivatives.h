@@ -1,66 +1,15 @@
-// Differentiation of a prepared module (see the prepare passes of ad/driver/Pipeline.cpp) in reverse or forward mode.
-// A derivative function is requested by the function it differentiates and the parameters it
-// differentiates with respect to; requests for callees follow from the calls met on the way.
+// Differentiation of a prepared module (see the prepare passes of driver/Pipeline.cpp) in reverse or
+// forward mode: the requested derivative and those of every callee it needs.
 #pragma once
 
-#include <deque>
-#include <map>
-#include <optional>
-#include <set>
-#include <string>
-#include <tuple>
 #include <vector>
 
-#include "ad/ir/Function.h"
+#include "ad/derive/Requests.h"
 
 namespace adjoint::derive {
-
-enum class Mode { Reverse, Forward };
-
-// A training step of host code (adjoint train-step): the parameters it trains, how, and the
-// buffer holding the loss.
-struct TrainStep {
-  std::vector<std::string> params;
-  std::string optimizer = "sgd";  // sgd, momentum, adamw
-  std::string loss = "loss";
-};
-
-struct Request {
-  std::string function;
-  std::set<std::string> wrt;         // differentiated parameters (output arrays always are)
-  bool entry = false;                // the user's entry point (`f_grad`/`f_vjp`/`f_jvp`), else an internal helper
-  std::optional<TrainStep> train{};  // the entry point is f_train_step
-  // A kernel's vjp that also writes what the kernel writes (K_value_and_vjp): a training step runs
-  // its loss kernel and the kernel's backward as one launch.
-  bool withValue = false;
-};
 
 // Generates the requested derivative functions and those of every callee they need. The entry
 // point comes first in the result; helpers follow.
 std::vector<ir::Function> differentiate(const ir::Module& prepared, const Request& entry, Mode mode);
-
-// The differentiated parameters of `f` for `wrt` (empty: every floating parameter): floating
-// scalars and pointers named in `wrt`, and every array `f` writes (its bar carries the seed).
-std::vector<const ir::Param*> differentiatedParams(const ir::Function& f, const std::set<std::string>& wrt);
-
-// Bookkeeping shared by both modes: the queue of derivative functions still to generate.
-class Requests {
- public:
-  // The name of the derivative of `callee` with respect to `wrt`, queued if new.
-  std::string need(const ir::Function& callee, const std::set<std::string>& wrt, Mode mode, bool withValue = false);
-  void enqueueEntry(const ir::Function& f, const Request& r, Mode mode);
-  bool next(Request& out);
-
- private:
-  std::map<std::tuple<std::string, std::set<std::string>, bool>, std::string> names_;
-  std::deque<Request> pending_;
-};
-
-// Marks the parameters `g` does not read ([[maybe_unused]] where it is defined), keeping
-// -Wunused-parameter quiet.
-void markUnusedParams(ir::Function& g);
-
-std::string derivativeName(const ir::Function& f, const std::set<std::string>& wrt, Mode mode, bool entry,
-                           bool withValue = false);
 
 }  // namespace adjoint::derive

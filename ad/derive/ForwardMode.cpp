@@ -2,6 +2,7 @@
 
 #include "ad/analysis/Activity.h"
 #include "ad/ir/Diagnostic.h"
+#include "ad/ir/Naming.h"
 #include "ad/rules/Rules.h"
 
 namespace adjoint::derive {
@@ -28,11 +29,11 @@ class TangentBuilder {
     for (const Param* p : differentiatedParams(f_, r_.wrt)) {
       Type t = p->type;
       if (t.pointer) t.constPointee = !(isWritten(p->name));
-      g.params.push_back(Param{p->name + "_dot", t, Role::Tangent, p->name});
+      g.params.push_back(Param{naming::tangentOf(p->name), t, Role::Tangent, p->name});
     }
     for (const Param& p : f_.params)
       if (activeVar(p.name, p.type) && !seeds_.count(p.name))
-        g.body.push_back(decl(p.name + "_dot", p.type, number(0, p.type)));
+        g.body.push_back(decl(naming::tangentOf(p.name), p.type, number(0, p.type)));
     StmtList body = list(f_.body);
     g.body.insert(g.body.end(), body.begin(), body.end());
     return g;
@@ -64,13 +65,13 @@ class TangentBuilder {
   ExprPtr dotOf(const Expr& lvalue) const {
     if (lvalue.kind == ExprKind::Member) {
       const Expr& s = *lvalue.operands[0];
-      return member(var(s.text + "_dot", s.type), lvalue.text);
+      return member(var(naming::tangentOf(s.text), s.type), lvalue.text);
     }
     if (lvalue.kind == ExprKind::Index) {
       const Expr& a = *lvalue.operands[0];
-      return index(var(a.text + "_dot", a.type), lvalue.operands[1]);
+      return index(var(naming::tangentOf(a.text), a.type), lvalue.operands[1]);
     }
-    return var(lvalue.text + "_dot", lvalue.type);
+    return var(naming::tangentOf(lvalue.text), lvalue.type);
   }
 
   // The tangent of e: sum over what e reads of (partial derivative) * (tangent of the read).
@@ -135,7 +136,7 @@ class TangentBuilder {
       if (!p->type.pointer && !p->type.isStruct())
         args.push_back(tangent(arg));
       else if (arg->kind == ExprKind::Var)
-        args.push_back(var(arg->text + "_dot", arg->type));
+        args.push_back(var(naming::tangentOf(arg->text), arg->type));
       else
         throw Diagnostic(at_, "an array argument to '" + callee->name + "' must be an array variable",
                          "pass the array itself");
@@ -191,7 +192,7 @@ class TangentBuilder {
       out.push_back(s);
       return;
     }
-    auto d = decl(s->name + "_dot", s->type, nullptr);
+    auto d = decl(naming::tangentOf(s->name), s->type, nullptr);
     if (s->expr)
       d->expr = tangent(s->expr);
     else if (!s->type.isArrayLocal())

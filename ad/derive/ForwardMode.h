@@ -2,7 +2,7 @@
 // function returns the tangent of the result, d f(x + t * x_dot) / dt at t = 0.
 #pragma once
 
-#include "ad/derive/Derivatives.h"
+#include "ad/derive/Requests.h"
 
 namespace adjoint::derive {
 

@@ -12,6 +12,7 @@
 #include "ad/derive/Optimizers.h"
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Names.h"
+#include "ad/ir/Naming.h"
 
 namespace adjoint::derive {
 
@@ -44,7 +45,7 @@ class HostBuilder {
   Function build() {
     collect();
     Function g;
-    g.name = train() ? f_.name + "_train_step" : derivativeName(f_, r_.wrt, mode_, true);
+    g.name = train() ? naming::trainStepOf(f_.name) : derivativeName(f_, r_.wrt, mode_, true);
     g.returnType = kError;
     g.params = f_.params;
     g.primal = f_.name;
@@ -61,7 +62,7 @@ class HostBuilder {
     } else {
       for (const Param& p : f_.params)
         if (p.type.pointer && p.type.isFloating())  // directions of buffers f only reads are const
-          g.params.push_back(Param{p.name + suffix(), derivativeType(p.name),
+          g.params.push_back(Param{derivativeOf(p.name), derivativeType(p.name),
                                    mode_ == Mode::Reverse ? Role::Adjoint : Role::Tangent, p.name});
     }
     for (const Param& p : g.params) names_.insert(p.name);
@@ -114,7 +115,10 @@ class HostBuilder {
   bool writes(const std::string& buffer) const {
     return std::any_of(steps_.begin(), steps_.end(), [&](const Step& s) { return s.writes(buffer); });
   }
-  std::string suffix() const { return mode_ == Mode::Reverse ? "_bar" : "_dot"; }
+  // b_bar or b_dot, as the mode derives.
+  std::string derivativeOf(const std::string& b) const {
+    return mode_ == Mode::Reverse ? naming::adjointOf(b) : naming::tangentOf(b);
+  }
   Type derivativeType(const std::string& buffer) const {
     return f_.param(buffer)->type.element().pointerTo(mode_ == Mode::Forward && !writes(buffer));
   }
@@ -258,7 +262,7 @@ class HostBuilder {
     if (train())
       for (const std::string& b : withAdjoint_) {
         declareCount(b, out);
-        if (!updatedInPullback_.count(b)) out.push_back(take(b + "_bar", b));
+        if (!updatedInPullback_.count(b)) out.push_back(take(naming::adjointOf(b), b));
       }
     out.push_back(ifStmt(unary(Op::Not, var(scratch_, kScratch)), {ret(call(scratch_ + ".status", {}, kError))}));
     if (train()) {
@@ -347,8 +351,8 @@ class HostBuilder {
       args.push_back(fill(name, buffer, value));
     };
     for (const std::string& b : withAdjoint_)
-      if (b != loss && !starts_.starts(b)) add(b + "_bar", b, 0);
-    add(loss + "_bar", loss, 1);
+      if (b != loss && !starts_.starts(b)) add(naming::adjointOf(b), b, 0);
+    add(naming::adjointOf(loss), loss, 1);
     std::string comment = "the adjoints start at zero; the loss's at one (d loss / d loss)";
     for (const Step& s : steps_) {
       auto arg = std::find_if(s.buffers.begin(), s.buffers.end(), [&](const BufferArg& b) { return b.buffer == loss; });
@@ -444,7 +448,7 @@ class HostBuilder {
       }
       // A parameter its pullback updates takes its gradient's place (gemm_vjp's SgdOn).
       ExprPtr d = updatedInPullback_.count(b->buffer) ? var(b->buffer, f_.param(b->buffer)->type)
-                                                      : var(b->buffer + suffix(), derivativeType(b->buffer));
+                                                      : var(derivativeOf(b->buffer), derivativeType(b->buffer));
       out.push_back(b->offset ? binary(Op::Add, d, b->offset) : d);
     }
     return out;
@@ -612,7 +616,7 @@ class HostBuilder {
         updated = operand == 0 ? "A" : "B";
         note = b + " updated here (SGD): the GEMM computing its gradient adds -lr times it into " + b;
       } else if (starts) {
-        written += (written.empty() ? "" : " and ") + b + "_bar";
+        written += (written.empty() ? "" : " and ") + naming::adjointOf(b);
       }
     }
     args.push_back(var(unread ? "adjoint::CBar::Unread" : "adjoint::CBar::Read", Type::opaque("adjoint::CBar")));

@@ -8,7 +8,7 @@
 // kernels' jvps in order, in copies of the buffers f writes.
 #pragma once
 
-#include "ad/derive/Derivatives.h"
+#include "ad/derive/Requests.h"
 
 namespace adjoint::derive {
 

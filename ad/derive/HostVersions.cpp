@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "ad/ir/Naming.h"
+
 namespace adjoint::derive {
 
 using namespace ir;
@@ -106,7 +108,7 @@ class VersionPlanner {
       for (size_t j = loop.begin; j < loop.end; ++j)
         for (const BufferArg& b : steps_[j].buffers) {
           if (!b.writes || !savedInLoop(b.buffer)) continue;
-          std::string tape = names_.fresh(b.buffer + "_before_L" + std::to_string(steps_[j].stmt->loc.line));
+          std::string tape = names_.fresh(naming::savedBefore(b.buffer, steps_[j].stmt->loc.line));
           plan_.saves.push_back({j, &b, tape, names_.fresh(tape + "_count")});
         }
   }

@@ -1,5 +1,7 @@
 #include "ad/derive/Optimizers.h"
 
+#include "ad/ir/Naming.h"
+
 namespace adjoint::derive {
 
 using namespace ir;
@@ -40,7 +42,7 @@ StmtPtr updateStatement(const TrainStep& train, const Type& element,
   for (const std::string& h : hyperparameters(train.optimizer)) args.push_back(var(h, element));
   if (train.optimizer == "adamw") args.push_back(var("step", Type::integer()));
   for (const std::string& p : train.params) {
-    std::vector<ExprPtr> update{var(p, element.pointerTo(false)), var(p + "_bar", element.pointerTo(false))};
+    std::vector<ExprPtr> update{var(p, element.pointerTo(false)), var(naming::adjointOf(p), element.pointerTo(false))};
     for (const std::string& suffix : stateSuffixes(train.optimizer))
       update.push_back(var(p + suffix, element.pointerTo(false)));
     update.push_back(count(p));

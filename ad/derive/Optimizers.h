@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ad/derive/Derivatives.h"
+#include "ad/derive/Requests.h"
 
 namespace adjoint::derive {
 

@@ -9,6 +9,7 @@
 #include "ad/derive/TapePlan.h"
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Names.h"
+#include "ad/ir/Naming.h"
 
 namespace adjoint::derive {
 
@@ -18,11 +19,6 @@ using namespace ir;
 
 const Type kInt = Type::integer();
 
-ExprPtr pop(const std::string& tape, const Type& t) { return call("adjoint_pop", {var(tape, Type::opaque(""))}, t); }
-StmtPtr push(const std::string& tape, ExprPtr value) {
-  return eval(call(tape + ".push_back", {std::move(value)}, Type::of(Scalar::Void)));
-}
-
 class ReverseBuilder {
  public:
   ReverseBuilder(const Module& m, const Function& f, const Request& r, Requests& q)
@@ -30,7 +26,7 @@ class ReverseBuilder {
         f_(f),
         r_(r),
         names_(f),
-        adjoints_(m, f, r.wrt, q, r.entry ? number(1, f.returnType) : var("result_bar", f.returnType)) {}
+        adjoints_(m, f, r.wrt, q, r.entry ? number(1, f.returnType) : var(naming::adjointOf("result"), f.returnType)) {}
 
   Function build() {
     auto reads = [&](const Stmt& s) { return reverseReads(s); };
@@ -53,6 +49,7 @@ class ReverseBuilder {
     }
     if (!readBuffers.empty() || !skippedBuffers_.empty())
       plan_ = planTape(f_.body, m_, reads, readBuffers, skippedBuffers_);
+    markStoredPerIteration(f_.body);
     StmtList reverse = reverseList(f_.body);
     // A copy: the forward sweep's statements come from the module, and later stages edit them.
     StmtList forward = clone(forwardList(f_.body, false));
@@ -72,6 +69,7 @@ class ReverseBuilder {
   std::map<const Stmt*, std::string> loopNames_;
   std::map<const Stmt*, std::pair<std::string, Type>> saved_;  // values saved in locals instead of tapes
   std::vector<StmtPtr> hoisted_;                               // nested declarations the reverse sweep reads
+  std::set<const Stmt*> storedPerIteration_;                   // loop-locals taped where they are computed
   std::set<std::string> skippedBuffers_;  // pointer parameters whose stores the forward sweep leaves out
   unsigned enclosingLine_ = 0;
   unsigned lastCommentLine_ = 0;  // statements of one forward line share its comment
@@ -104,15 +102,15 @@ class ReverseBuilder {
     adjoints_.reverseOf(s, true, scratch);
     std::set<std::string> names;
     walkExprs(scratch, [&](const Expr& e) {
-      if (e.kind == ExprKind::Var && !adjoints_.isAdjointName(e.text)) names.insert(e.text);
+      if (e.kind == ExprKind::Var && !naming::isAdjoint(e.text)) names.insert(e.text);
     });
     return names;
   }
 
-  std::string tapeFor(const std::string& variable, const Type& element) {
-    std::string name = variable + "_tape";
+  ExprPtr tapeFor(const std::string& variable, const Type& element) {
+    std::string name = naming::tapeOf(variable);
     tapes_[name] = element.element();
-    return name;
+    return var(name, Type::tapeOf(element));
   }
 
   std::string loopName(const Stmt& s) {
@@ -149,7 +147,7 @@ class ReverseBuilder {
       case StmtKind::Block:
         break;
       default:
-        if (plan_.restored.count(&s)) out.push_back(restore(s));
+        if (plan_.restored.count(&s) && !storedPerIteration_.count(&s)) out.push_back(restore(s));
         adjoints_.reverseOf(s, plan_.inLoop.count(&s) > 0, out);
     }
     enclosingLine_ = outerLine;
@@ -165,7 +163,7 @@ class ReverseBuilder {
   StmtPtr restore(const Stmt& s) {
     ExprPtr target = s.kind == StmtKind::Decl ? var(s.name, s.type) : s.lhs;
     if (usesSavedValue(s)) return assign(target, Op::Assign, var(savedName(s), target->type.element()));
-    return assign(target, Op::Assign, pop(tapeFor(rootName(*target), target->type), target->type));
+    return assign(target, Op::Assign, pop(tapeFor(rootName(*target), target->type)));
   }
 
   // Device code has no tapes: an assignment that runs at most once per call saves the value it
@@ -177,7 +175,7 @@ class ReverseBuilder {
   std::string savedName(const Stmt& s) {
     auto it = saved_.find(&s);
     if (it != saved_.end()) return it->second.first;
-    std::string name = names_.fresh(rootName(*s.lhs) + "_before_L" + std::to_string(s.loc.line));
+    std::string name = names_.fresh(naming::savedBefore(rootName(*s.lhs), s.loc.line));
     saved_[&s] = {name, s.lhs->type.element()};
     return name;
   }
@@ -189,18 +187,50 @@ class ReverseBuilder {
       return;
     }
     ExprPtr cond = s.expr;
-    if (plan_.tapedBranch.count(&s)) cond = pop(branchTapeName(s), Type::of(Scalar::Bool));
+    if (plan_.tapedBranch.count(&s)) cond = pop(branchTape(s));
     if (thenRev.empty())
       out.push_back(ifStmt(unary(Op::Not, cond), elseRev));
     else
       out.push_back(ifStmt(cond, thenRev, elseRev));
   }
 
-  std::string branchTapeName(const Stmt& s) {
-    return tapeFor("branch_L" + std::to_string(s.loc.line), Type::of(Scalar::Bool));
+  ExprPtr branchTape(const Stmt& s) { return tapeFor("branch_L" + std::to_string(s.loc.line), Type::of(Scalar::Bool)); }
+
+  // A local that a loop's body declares, never assigns again, and whose value the reverse needs is
+  // taped right after its declaration and declared again, from the tape, at the top of the
+  // iteration's reverse: one value per iteration, kept in the loop's scope.
+  void markStoredPerIteration(const StmtList& body) {
+    walk(body, [&](const Stmt& loop) {
+      if (!isLoop(loop.kind)) return;
+      std::set<std::string> assigned, addressed;
+      walk(loop.body, [&](const Stmt& x) {
+        if (x.kind == StmtKind::Assign) assigned.insert(rootName(*x.lhs));
+      });
+      walkExprs(loop.body, [&](const Expr& e) {
+        if (isOp(e, Op::AddressOf)) addressed.insert(rootName(*e.operands[0]));
+      });
+      for (const StmtPtr& d : loop.body)
+        if (d->kind == StmtKind::Decl && plan_.restored.count(d.get()) && !plan_.recomputed.count(d.get()) &&
+            !d->type.isIndexed() && d->expr && !assigned.count(d->name) && !addressed.count(d->name))
+          storedPerIteration_.insert(d.get());
+    });
   }
 
-  // The reverse of one iteration: the recomputed declarations it reads, then the adjoints.
+  // The loop-locals of one iteration, from their tape, the last taped first.
+  StmtList loadedPerIteration(const Stmt& loop) {
+    StmtList out;
+    for (auto it = loop.body.rbegin(); it != loop.body.rend(); ++it) {
+      if (!storedPerIteration_.count(it->get())) continue;
+      Type t = (*it)->type;
+      t.constant = true;
+      out.push_back(decl((*it)->name, t, pop(tapeFor((*it)->name, (*it)->type))));
+    }
+    if (!out.empty()) out.front()->comment = "this iteration's values, taped where the forward sweep computed them";
+    return out;
+  }
+
+  // The reverse of one iteration: the loop-locals taped in it and the recomputed declarations it
+  // reads, then the adjoints.
   StmtList reverseIteration(const Stmt& loop) {
     StmtList body = reverseList(loop.body);
     if (body.empty()) return body;
@@ -215,6 +245,8 @@ class ReverseBuilder {
       recomputed.front()->comment = "recomputed, not taped";
       body.insert(body.begin(), recomputed.begin(), recomputed.end());
     }
+    StmtList loaded = loadedPerIteration(loop);
+    body.insert(body.begin(), loaded.begin(), loaded.end());
     return body;
   }
 
@@ -232,8 +264,8 @@ class ReverseBuilder {
     if (body.empty()) return;
     replayedLoops_.push_back(&s);
     std::string n = loopName(s);
-    if (plan_.inLoop.count(&s)) out.push_back(assign(var(n, kInt), Op::Assign, pop(tapeFor(n, kInt), kInt)));
-    std::string k = "k_L" + std::to_string(s.loc.line);
+    if (plan_.inLoop.count(&s)) out.push_back(assign(var(n, kInt), Op::Assign, pop(tapeFor(n, kInt))));
+    std::string k = naming::loopCountOf(s.loc.line);
     ExprPtr kv = var(k, kInt);
     out.push_back(forStmt(decl(k, kInt, var(n, kInt)), binary(Op::Gt, kv, number(0, kInt)),
                           assign(kv, Op::Sub, number(1, kInt)), body));
@@ -267,9 +299,9 @@ class ReverseBuilder {
         copy->body = forwardList(s->body, true);
         copy->elseBody = forwardList(s->elseBody, true);
         if (plan_.tapedBranch.count(s.get()) && !untapedBranches_.count(s.get())) {
-          std::string tape = branchTapeName(*s);
+          ExprPtr tape = branchTape(*s);
           out.push_back(at(push(tape, s->expr), s->loc));
-          copy->expr = call(tape + ".back", {}, Type::of(Scalar::Bool));
+          copy->expr = top(tape);
         }
         out.push_back(copy);
         return;
@@ -285,6 +317,11 @@ class ReverseBuilder {
   }
 
   void forwardDecl(const StmtPtr& s, bool nested, StmtList& out) {
+    if (storedPerIteration_.count(s.get())) {
+      out.push_back(s);
+      out.push_back(push(tapeFor(s->name, s->type), var(s->name, s->type)));
+      return;
+    }
     bool hoist = nested && plan_.reverseReads.count(s->name) && !plan_.recomputed.count(s.get());
     if (!hoist) {
       out.push_back(s);
@@ -333,9 +370,9 @@ class ReverseBuilder {
     g.primal = f_.name;
     g.loc = f_.loc;
     if (!r_.entry && f_.returnsFloating())
-      g.params.push_back(Param{"result_bar", f_.returnType.element(), Role::ResultAdjoint});
+      g.params.push_back(Param{naming::adjointOf("result"), f_.returnType.element(), Role::ResultAdjoint});
     for (const Param* p : differentiatedParams(f_, r_.wrt))
-      g.params.push_back(Param{p->name + "_bar", p->type.writableIndexed(), Role::Adjoint, p->name});
+      g.params.push_back(Param{naming::adjointOf(p->name), p->type.writableIndexed(), Role::Adjoint, p->name});
     if ((f_.kernel || f_.device) && !tapes_.empty())
       throw Diagnostic(
           f_.loc,
@@ -344,8 +381,7 @@ class ReverseBuilder {
           "in kernels, avoid overwriting values the gradient needs inside loops and data-dependent branches: "
           "declare a new local instead of reassigning one");
     StmtList setup;
-    for (const auto& [name, type] : tapes_)
-      setup.push_back(decl(name, Type::opaque("std::vector<" + type.scalarSpelling() + ">"), nullptr));
+    for (const auto& [name, type] : tapes_) setup.push_back(decl(name, Type::tapeOf(type), nullptr));
     for (const StmtPtr& h : hoisted_)
       setup.push_back(decl(h->name, h->type, h->type.arraySize > 0 ? nullptr : number(0, h->type)));
     for (const auto& [stmt, saved] : saved_) setup.push_back(decl(saved.first, saved.second, number(0, saved.second)));

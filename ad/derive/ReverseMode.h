@@ -3,7 +3,7 @@
 // reverse order). See TapePlan.h for what is recorded and why.
 #pragma once
 
-#include "ad/derive/Derivatives.h"
+#include "ad/derive/Requests.h"
 
 namespace adjoint::derive {
 

@@ -295,7 +295,13 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
   if (const auto* c = dyn_cast<CastExpr>(e)) return convertCast(c);
   if (const auto* f = dyn_cast<FloatingLiteral>(e)) {
     auto t = convertType(f->getType(), f->getSourceRange());
-    return t ? ir::number(f->getValueAsApproximateDouble(), *t) : placeholder();
+    if (!t) return placeholder();
+    // M_PI and the other constants of <cmath> keep their names.
+    if (f->getBeginLoc().isMacroID())
+      if (std::string macro = Lexer::getImmediateMacroName(f->getBeginLoc(), sm_, ctx_.getLangOpts()).str();
+          ir::isNamedConstant(macro))
+        return ir::namedConstant(macro, f->getValueAsApproximateDouble(), *t);
+    return ir::number(f->getValueAsApproximateDouble(), *t);
   }
   if (const auto* i = dyn_cast<IntegerLiteral>(e)) return convertIntegerLiteral(i);
   // sizeof(float) stays as written (byte counts of host code read as the source does); sizeof(a) /

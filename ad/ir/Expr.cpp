@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 
 namespace adjoint::ir {
 
@@ -81,6 +82,22 @@ ExprPtr integerLiteral(double value, const Type& type, std::string spelling) {
   return e;
 }
 
+ExprPtr namedConstant(const std::string& name, double value, const Type& type) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::Constant;
+  e->type = type.element();
+  e->value = value;
+  e->text = name;
+  return e;
+}
+
+bool isNamedConstant(const std::string& name) {
+  static const std::set<std::string> names{"M_E",        "M_LOG2E", "M_LOG10E", "M_LN2",  "M_LN10",
+                                           "M_PI",       "M_PI_2",  "M_PI_4",   "M_1_PI", "M_2_PI",
+                                           "M_2_SQRTPI", "M_SQRT2", "M_SQRT1_2"};
+  return names.count(name) > 0;
+}
+
 ExprPtr boolean(bool value) { return make(ExprKind::Bool, Type::of(Scalar::Bool), value ? "true" : "false", {}); }
 
 ExprPtr var(const std::string& name, const Type& type) { return make(ExprKind::Var, type, name, {}); }
@@ -157,6 +174,16 @@ ExprPtr member(ExprPtr base, const std::string& field) {
     for (const auto& [name, type] : base->type.record->fields)
       if (name == field) t = *type;
   return make(ExprKind::Member, t, field, {std::move(base)});
+}
+
+ExprPtr pop(ExprPtr tape) {
+  Type t = tape->type.element();
+  return make(ExprKind::Pop, t, "", {std::move(tape)});
+}
+
+ExprPtr top(ExprPtr tape) {
+  Type t = tape->type.element();
+  return make(ExprKind::Top, t, "", {std::move(tape)});
 }
 
 ExprPtr add(ExprPtr a, ExprPtr b) {
@@ -245,10 +272,6 @@ ExprPtr deref(ExprPtr pointer) {
 bool isZero(const ExprPtr& e) { return e->kind == ExprKind::Number && e->value == 0; }
 bool isOne(const ExprPtr& e) { return e->kind == ExprKind::Number && e->value == 1; }
 
-bool endsWith(const std::string& name, const std::string& suffix) {
-  return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 bool isBarrier(const Expr& e) {
   return e.kind == ExprKind::Call && (e.text == "__syncthreads" || e.text == "__syncwarp");
 }
@@ -275,7 +298,7 @@ const std::string& rootName(const Expr& lvalue) {
 
 bool sameExpr(const Expr& a, const Expr& b) {
   if (a.kind != b.kind || a.text != b.text || a.op != b.op || a.operands.size() != b.operands.size()) return false;
-  if (a.kind == ExprKind::Number && a.value != b.value) return false;
+  if ((a.kind == ExprKind::Number || a.kind == ExprKind::Constant) && a.value != b.value) return false;
   for (size_t i = 0; i < a.operands.size(); ++i)
     if (!sameExpr(*a.operands[i], *b.operands[i])) return false;
   return true;

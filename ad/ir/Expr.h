@@ -43,16 +43,19 @@ const char* spelling(Op op);
 std::string assignmentSpelling(Op op);
 
 enum class ExprKind {
-  Number,  // floating or integer literal; text holds its spelling, value its value
-  Bool,    // true / false
-  Var,     // a named variable or parameter
-  Index,   // operands[0][operands[1]]
-  Unary,   // op: Neg, Not, Deref (of a pointer to one value), AddressOf
-  Binary,  // op: Add ... BitXor
-  Call,    // text is the callee as emitted; math functions are spelled "std::sin", "std::pow", ...
-  Select,  // operands[0] ? operands[1] : operands[2]
-  Cast,    // (type) operands[0]
-  Member,  // operands[0].text, or operands[0]->text when operands[0] is a pointer (text "size()": a method)
+  Number,    // floating or integer literal; text holds its spelling, value its value
+  Constant,  // a named constant of <cmath> (text M_2_SQRTPI, M_LN2, ...), value its value
+  Bool,      // true / false
+  Var,       // a named variable or parameter
+  Index,     // operands[0][operands[1]]
+  Unary,     // op: Neg, Not, Deref (of a pointer to one value), AddressOf
+  Binary,    // op: Add ... BitXor
+  Call,      // text is the callee as emitted; math functions are spelled "std::sin", "std::pow", ...
+  Select,    // operands[0] ? operands[1] : operands[2]
+  Cast,      // (type) operands[0]
+  Member,    // operands[0].text, or operands[0]->text when operands[0] is a pointer (text "size()": a method)
+  Pop,       // the value last pushed on the tape operands[0], taken off it (it has an effect: never shared or dropped)
+  Top,       // the value last pushed on the tape operands[0], left on it
 };
 
 struct Expr;
@@ -70,6 +73,11 @@ struct Expr {
 ExprPtr number(double value, const Type& type);
 // An integer literal as the source spells it (`0x5851f42d4c957f2dULL`); `value` may be rounded.
 ExprPtr integerLiteral(double value, const Type& type, std::string spelling);
+// A named constant of <cmath> (M_PI, M_2_SQRTPI, ...) in a floating type: generated code names it
+// as the source does instead of spelling its seventeen digits.
+ExprPtr namedConstant(const std::string& name, double value, const Type& type);
+// Whether `name` is one of those constants (the M_ macros of <cmath>).
+bool isNamedConstant(const std::string& name);
 ExprPtr boolean(bool value);
 ExprPtr var(const std::string& name, const Type& type);
 ExprPtr index(ExprPtr base, ExprPtr idx);
@@ -79,6 +87,9 @@ ExprPtr call(const std::string& callee, std::vector<ExprPtr> args, const Type& t
 ExprPtr select(ExprPtr cond, ExprPtr a, ExprPtr b);
 ExprPtr cast(const Type& type, ExprPtr e);
 ExprPtr member(ExprPtr base, const std::string& field);
+// Tapes (Type::tape): the last value pushed, taken off (pop) or left on (top).
+ExprPtr pop(ExprPtr tape);
+ExprPtr top(ExprPtr tape);
 // A container's method that reads it, called without arguments: x.size(), x.empty().
 ExprPtr method(ExprPtr object, const std::string& call, const Type& type);
 // x.size() (a std::size_t).
@@ -103,8 +114,6 @@ bool isLogical(Op op);
 bool isOp(const Expr& e, Op op);
 // The variable an lvalue (x, x[i], s.f, *p) names.
 const std::string& rootName(const Expr& lvalue);
-// Whether `name` ends with `suffix`: how derivative names (x_bar, x_dot) are told apart.
-bool endsWith(const std::string& name, const std::string& suffix);
 // Whether `e` is a call of a CUDA barrier (__syncthreads, __syncwarp).
 bool isBarrier(const Expr& e);
 bool sameExpr(const Expr& a, const Expr& b);

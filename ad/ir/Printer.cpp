@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "ad/ir/Naming.h"
+
 namespace adjoint::ir {
 
 namespace {
@@ -60,6 +62,8 @@ std::string print(const Expr& e) {
   switch (e.kind) {
     case ExprKind::Number:
       return e.value < 0 ? "(" + e.text + ")" : e.text;
+    case ExprKind::Constant:  // <cmath>'s constants are doubles
+      return e.type.scalar == Scalar::Float ? "static_cast<float>(" + e.text + ")" : e.text;
     case ExprKind::Bool:
     case ExprKind::Var:
       return e.text;
@@ -88,6 +92,10 @@ std::string print(const Expr& e) {
     case ExprKind::Member:
       return wrap(*e.operands[0], kPrimary) +
              (e.operands[0]->type.pointer && !e.operands[0]->type.isContainer() ? "->" : ".") + e.text;
+    case ExprKind::Pop:
+      return "adjoint_pop(" + print(*e.operands[0]) + ")";
+    case ExprKind::Top:
+      return print(*e.operands[0]) + ".back()";
   }
   return "?";
 }
@@ -143,7 +151,7 @@ class StmtPrinter {
   // does not know <<< >>>), or through the kernel's generated launcher.
   static std::string launchText(const Stmt& s) {
     std::string text = s.lhs ? print(*s.lhs) + " = " : "";
-    text += s.throughLauncher ? s.expr->text + "_launch(" : "adjoint::launch(" + s.expr->text + ", ";
+    text += s.throughLauncher ? naming::launcherOf(s.expr->text) + "(" : "adjoint::launch(" + s.expr->text + ", ";
     for (size_t i = 0; i < s.args.size(); ++i) text += (i ? ", " : "") + print(*s.args[i]);
     for (const ExprPtr& a : s.expr->operands) text += ", " + print(*a);
     return text + ")";
@@ -226,6 +234,9 @@ class StmtPrinter {
         break;
       case StmtKind::Launch:
         line(indent, launchText(s) + ";");
+        break;
+      case StmtKind::Push:
+        line(indent, print(*s.lhs) + ".push_back(" + print(*s.expr) + ");");
         break;
     }
   }

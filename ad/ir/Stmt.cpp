@@ -91,6 +91,13 @@ StmtPtr launch(ExprPtr kernelCall, std::vector<ExprPtr> config) {
   return s;
 }
 
+StmtPtr push(ExprPtr tape, ExprPtr value) {
+  auto s = make(StmtKind::Push);
+  s->lhs = std::move(tape);
+  s->expr = std::move(value);
+  return s;
+}
+
 StmtPtr withComment(StmtPtr s, std::string comment) {
   s->comment = std::move(comment);
   return s;

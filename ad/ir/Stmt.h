@@ -31,6 +31,7 @@ enum class StmtKind {
   // launch configuration {grid, block, shared memory bytes, stream}; lhs, when set, receives the
   // launch's cudaError_t.
   Launch,
+  Push,  // lhs, a tape (Type::tape), receives expr at its end
 };
 
 // Where a part of a derivative begins: printed as a heading above the statement's comment.
@@ -72,6 +73,7 @@ StmtPtr jump(StmtKind kind);  // Break or Continue
 StmtPtr ret(ExprPtr value);
 // kernel<<<config[0], config[1], config[2], config[3]>>>(kernel call's arguments)
 StmtPtr launch(ExprPtr kernelCall, std::vector<ExprPtr> config);
+StmtPtr push(ExprPtr tape, ExprPtr value);
 StmtPtr withComment(StmtPtr s, std::string comment);
 StmtPtr at(StmtPtr s, SourceLoc loc);
 

@@ -26,6 +26,12 @@ std::string Type::containerSpelling() const {
 }
 
 std::string Type::paramSpelling() const {
+  if (tape) return "std::vector<" + scalarSpelling() + ">";
+  if (constant) {
+    Type plain = *this;
+    plain.constant = false;
+    return "const " + plain.paramSpelling();
+  }
   if (isContainer() && !pointer) return containerSpelling();
   if (isContainer()) return (constPointee ? "const " : "") + containerSpelling() + "&";
   if (reference) return (constPointee ? "const " : "") + scalarSpelling() + "&";
@@ -44,7 +50,8 @@ bool StructInfo::hasFloatingField() const {
 bool operator==(const Type& a, const Type& b) {
   return a.scalar == b.scalar && a.pointer == b.pointer && a.constPointee == b.constPointee &&
          a.arraySize == b.arraySize && a.spelled == b.spelled && a.constRef == b.constRef && a.shared == b.shared &&
-         a.container == b.container && a.containerSize == b.containerSize && a.reference == b.reference;
+         a.container == b.container && a.containerSize == b.containerSize && a.reference == b.reference &&
+         a.constant == b.constant && a.tape == b.tape;
 }
 
 }  // namespace adjoint::ir

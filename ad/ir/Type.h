@@ -42,6 +42,10 @@ struct Type {
   // A scalar parameter passed by reference (T&, const T&): pointer is set, and it is indexed at 0
   // and printed by name, so that it is differentiated as an array of one element.
   bool reference = false;
+  bool constant = false;  // a local declared const: a value generated code names and computes once
+  // A tape of element values (std::vector<T>): the values the forward sweep pushes (StmtKind::Push)
+  // and the reverse sweep pops (ExprKind::Pop). Not itself a floating value.
+  bool tape = false;
 
   static Type of(Scalar s) {
     Type t;
@@ -59,6 +63,11 @@ struct Type {
     t.spelled = std::move(spelling);
     return t;
   }
+  static Type tapeOf(const Type& element) {
+    Type t = element.element();
+    t.tape = true;
+    return t;
+  }
   static Type structure(std::shared_ptr<const StructInfo> info) {
     Type t = of(Scalar::Struct);
     t.spelled = info->name;
@@ -66,7 +75,7 @@ struct Type {
     return t;
   }
 
-  bool isFloating() const { return scalar == Scalar::Float || scalar == Scalar::Double; }
+  bool isFloating() const { return !tape && (scalar == Scalar::Float || scalar == Scalar::Double); }
   bool isStruct() const { return scalar == Scalar::Struct; }
   // A value with an adjoint: floating scalars, arrays of them, and structs with floating fields.
   bool isDifferentiable() const { return isFloating() || (isStruct() && record->hasFloatingField()); }

@@ -32,6 +32,8 @@ ExprPtr instantiate(const ExprPtr& e, const std::map<std::string, ExprPtr>& args
     }
     case ExprKind::Number:
       return e->type.isFloating() ? number(e->value, floating) : e;
+    case ExprKind::Constant:
+      return namedConstant(e->text, e->value, floating);
     case ExprKind::Bool:
       return e;
     default:

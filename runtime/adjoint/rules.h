@@ -51,15 +51,15 @@ inline double tanh_dx(double x) { return 1 - std::tanh(x) * std::tanh(x); }
 // d/dx e^x = e^x
 inline double exp_dx(double x) { return std::exp(x); }
 // d/dx 2^x = 2^x ln 2
-inline double exp2_dx(double x) { return std::exp2(x) * 0.69314718055994531; }
+inline double exp2_dx(double x) { return std::exp2(x) * M_LN2; }
 // d/dx (e^x - 1) = e^x
 inline double expm1_dx(double x) { return std::exp(x); }
 // d/dx ln x = 1 / x
 inline double log_dx(double x) { return 1 / x; }
 // d/dx log2 x = 1 / (x ln 2)
-inline double log2_dx(double x) { return 1 / (x * 0.69314718055994531); }
+inline double log2_dx(double x) { return 1 / (x * M_LN2); }
 // d/dx log10 x = 1 / (x ln 10)
-inline double log10_dx(double x) { return 1 / (x * 2.3025850929940457); }
+inline double log10_dx(double x) { return 1 / (x * M_LN10); }
 // d/dx ln(1 + x) = 1 / (1 + x)
 inline double log1p_dx(double x) { return 1 / (1 + x); }
 // d/dx sqrt x = 1 / (2 sqrt x)
@@ -75,9 +75,9 @@ inline double hypot_dx(double x, double y) { return x / std::hypot(x, y); }
 // d/dy hypot(x, y) = y / hypot(x, y)
 inline double hypot_dy(double x, double y) { return y / std::hypot(x, y); }
 // d/dx erf x = 2/sqrt(pi) e^(-x^2)
-inline double erf_dx(double x) { return 1.1283791670955126 * std::exp(-x * x); }
+inline double erf_dx(double x) { return M_2_SQRTPI * std::exp(-x * x); }
 // d/dx erfc x = -2/sqrt(pi) e^(-x^2)
-inline double erfc_dx(double x) { return -1.1283791670955126 * std::exp(-x * x); }
+inline double erfc_dx(double x) { return -M_2_SQRTPI * std::exp(-x * x); }
 // d/dx |x| = sign x  (+1 at 0: a subgradient)
 inline double fabs_dx(double x) { return x < 0 ? -1 : 1; }
 // d/dx fmin(x, y) = [x <= y]

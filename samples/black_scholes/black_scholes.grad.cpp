@@ -54,11 +54,13 @@ void call_price_grad(double spot, double strike, double rate, double sigma, doub
   d1_bar += d2_bar;
   vol_bar -= d2_bar;
   // line 12: double d1 = (std::log(spot / strike) + (rate + 0.5 * sigma * sigma) * maturity) / vol;
-  *spot_bar += d1_bar / vol / (spot / strike) / strike;
-  *strike_bar -= d1_bar / vol / (spot / strike) * (spot / (strike * strike));
-  *rate_bar += d1_bar / vol * maturity;
-  *sigma_bar += d1_bar / vol * maturity * sigma * 0.5 + d1_bar / vol * maturity * (0.5 * sigma);
-  *maturity_bar += d1_bar / vol * (rate + 0.5 * sigma * sigma);
+  const double d1_bar_over_vol = d1_bar / vol;
+  *spot_bar += d1_bar_over_vol / (spot / strike) / strike;
+  *strike_bar -= d1_bar_over_vol / (spot / strike) * (spot / (strike * strike));
+  *rate_bar += d1_bar_over_vol * maturity;
+  *sigma_bar +=
+      d1_bar_over_vol * maturity * sigma * 0.5 + d1_bar_over_vol * maturity * (0.5 * sigma);
+  *maturity_bar += d1_bar_over_vol * (rate + 0.5 * sigma * sigma);
   vol_bar -=
       d1_bar * ((std::log(spot / strike) + (rate + 0.5 * sigma * sigma) * maturity) / (vol * vol));
   // line 11: double vol = sigma * std::sqrt(maturity);
@@ -71,6 +73,6 @@ static void normal_cdf_pullback(double x, double result_bar, double *x_bar) {
   // reverse sweep
   // line 8: static double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
   const double sqrt_value = std::sqrt(2.0);
-  *x_bar -= result_bar * 0.5 *
-            ((-1.1283791670955126) * std::exp(-(x / sqrt_value * (x / sqrt_value)))) / sqrt_value;
+  *x_bar +=
+      result_bar * 0.5 * (M_2_SQRTPI * std::exp(-(x / sqrt_value * (x / sqrt_value)))) / sqrt_value;
 }

@@ -44,6 +44,6 @@ double call_price_jvp(double spot, double strike, double rate, double sigma, dou
 }
 
 static double normal_cdf_jvp(double x, double x_dot) {
-  return -(x_dot / std::sqrt(2.0) *
-           ((-1.1283791670955126) * std::exp(-(x / std::sqrt(2.0) * (x / std::sqrt(2.0))))) * 0.5);
+  return x_dot / std::sqrt(2.0) *
+         (M_2_SQRTPI * std::exp(-(x / std::sqrt(2.0) * (x / std::sqrt(2.0))))) * 0.5;
 }

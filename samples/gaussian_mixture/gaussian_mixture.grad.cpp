@@ -64,13 +64,15 @@ void mixture_nll_grad(const double *x, int n, int k, const double *logits, const
       double z = (x[i] - means[j_3]) * exp_value;
       // line 19: s += std::exp(logits[j] - log_norm - 0.5 * z * z - log_sigmas[j]);
       const double exp_value_2 = std::exp(logits[j_3] - log_norm - 0.5 * z * z - log_sigmas[j_3]);
-      logits_bar[j_3] += s_bar * exp_value_2;
-      log_norm_bar -= s_bar * exp_value_2;
-      z_bar += -(s_bar * exp_value_2 * z * 0.5) - s_bar * exp_value_2 * (0.5 * z);
-      log_sigmas_bar[j_3] -= s_bar * exp_value_2;
+      const double s_bar_exp_value_2 = s_bar * exp_value_2;
+      logits_bar[j_3] += s_bar_exp_value_2;
+      log_norm_bar -= s_bar_exp_value_2;
+      z_bar += -(s_bar_exp_value_2 * z * 0.5) - s_bar_exp_value_2 * (0.5 * z);
+      log_sigmas_bar[j_3] -= s_bar_exp_value_2;
       // line 18: double z = (x[i] - means[j]) * std::exp(-log_sigmas[j]);
-      x_bar[i] += z_bar * exp_value;
-      means_bar[j_3] -= z_bar * exp_value;
+      const double z_bar_exp_value = z_bar * exp_value;
+      x_bar[i] += z_bar_exp_value;
+      means_bar[j_3] -= z_bar_exp_value;
       log_sigmas_bar[j_3] -= z_bar * (x[i] - means[j_3]) * exp_value;
       z_bar = 0.0;
     }
@@ -84,8 +86,9 @@ void mixture_nll_grad(const double *x, int n, int k, const double *logits, const
   // line 12: for (int j = 0; j < k; ++j) norm += std::exp(logits[j] - lmax);
   for (int j_2 = k - 1; j_2 >= 0; --j_2) {
     const double exp_value_3 = std::exp(logits[j_2] - lmax);
-    logits_bar[j_2] += norm_bar * exp_value_3;
-    lmax_bar -= norm_bar * exp_value_3;
+    const double norm_bar_exp_value_3 = norm_bar * exp_value_3;
+    logits_bar[j_2] += norm_bar_exp_value_3;
+    lmax_bar -= norm_bar_exp_value_3;
   }
   // line 11: for (int j = 1; j < k; ++j) lmax = std::fmax(lmax, logits[j]);
   for (int j = k - 1; j >= 1; --j) {

@@ -60,9 +60,10 @@ void heat_energy_grad(const double *u0, int n, int steps, double diffusivity, do
     for (int i_2 = n - 2; i_2 >= 1; --i_2) {
       u_bar[i_2] += next_bar[i_2];
       r_bar += next_bar[i_2] * (u[i_2 - 1] - 2.0 * u[i_2] + u[i_2 + 1]);
-      u_bar[i_2 - 1] += next_bar[i_2] * r;
-      u_bar[i_2] -= next_bar[i_2] * r * 2.0;
-      u_bar[i_2 + 1] += next_bar[i_2] * r;
+      const double next_bar_factor = next_bar[i_2] * r;
+      u_bar[i_2 - 1] += next_bar_factor;
+      u_bar[i_2] -= next_bar_factor * 2.0;
+      u_bar[i_2 + 1] += next_bar_factor;
       next_bar[i_2] = 0.0;
     }
   }

@@ -22,15 +22,14 @@ void huber_loss_grad(const double *X, const double *y, int n, int d, const doubl
                      double *X_bar, double *y_bar, double *w_bar, double *delta_bar) {
   // recorded by the forward sweep for the reverse sweep
   std::vector<double> r_tape;
-  double r = 0.0;
   // forward sweep
   for (int i = 0; i < n; ++i) {
     double pred = 0.0;
     for (int j = 0; j < d; ++j) {
       pred += X[i * d + j] * w[j];
     }
+    double r = pred - y[i];
     r_tape.push_back(r);
-    r = pred - y[i];
   }
   // reverse sweep
   double pred_bar = 0.0;
@@ -41,6 +40,8 @@ void huber_loss_grad(const double *X, const double *y, int n, int d, const doubl
   total_bar += 1.0 / static_cast<double>(n);
   // line 10: for (int i = 0; i < n; ++i) {
   for (int i = n - 1; i >= 0; --i) {
+    // this iteration's values, taped where the forward sweep computed them
+    const double r = adjoint_pop(r_tape);
     // line 14: if (std::fabs(r) <= delta) {
     if (std::fabs(r) <= delta) {
       // line 15: total += 0.5 * r * r;
@@ -48,11 +49,11 @@ void huber_loss_grad(const double *X, const double *y, int n, int d, const doubl
     } else {
       // line 17: total += delta * (std::fabs(r) - 0.5 * delta);
       delta_bar_acc += total_bar * (std::fabs(r) - 0.5 * delta);
-      r_bar += total_bar * delta * static_cast<double>(r < 0.0 ? (-1) : 1);
-      delta_bar_acc -= total_bar * delta * 0.5;
+      const double total_bar_delta = total_bar * delta;
+      r_bar += total_bar_delta * static_cast<double>(r < 0.0 ? (-1) : 1);
+      delta_bar_acc -= total_bar_delta * 0.5;
     }
     // line 13: double r = pred - y[i];
-    r = adjoint_pop(r_tape);
     pred_bar += r_bar;
     y_bar[i] -= r_bar;
     r_bar = 0.0;

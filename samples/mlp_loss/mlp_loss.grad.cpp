@@ -29,7 +29,6 @@ void mlp_loss_grad(const double *X, const double *Y, int batch, int in_dim, int 
   std::vector<double> h_tape;
   double h[16] = {};
   double a = 0.0;
-  double err = 0.0;
   // forward sweep
   for (int n = 0; n < batch; ++n) {
     for (int k = 0; k < hidden; ++k) {
@@ -45,8 +44,8 @@ void mlp_loss_grad(const double *X, const double *Y, int batch, int in_dim, int 
     for (int k_2 = 0; k_2 < hidden; ++k_2) {
       out += w2[k_2] * h[k_2];
     }
+    double err = out - Y[n];
     err_tape.push_back(err);
-    err = out - Y[n];
   }
   // reverse sweep
   double a_bar = 0.0;
@@ -59,10 +58,11 @@ void mlp_loss_grad(const double *X, const double *Y, int batch, int in_dim, int 
   loss_bar += 1.0 / static_cast<double>(batch);
   // line 11: for (int n = 0; n < batch; ++n) {
   for (int n = batch - 1; n >= 0; --n) {
+    // this iteration's values, taped where the forward sweep computed them
+    const double err = adjoint_pop(err_tape);
     // line 21: loss += err * err;
     err_bar += 2.0 * (loss_bar * err);
     // line 20: double err = out - Y[n];
-    err = adjoint_pop(err_tape);
     out_bar += err_bar;
     Y_bar[n] -= err_bar;
     err_bar = 0.0;

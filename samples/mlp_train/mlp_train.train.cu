@@ -218,9 +218,10 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
     if (row < rows) {
       // line 47: if (lane == 0) atomicAdd(loss, (logf(sum) + m - z[labels[row]]) / rows);
       if (lane == 0) {
-        sum_bar += loss_bar[0] / static_cast<float>(rows) / sum;
+        const float loss_bar_factor = loss_bar[0] / static_cast<float>(rows);
+        sum_bar += loss_bar_factor / sum;
         // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
-        atomicAdd(&logits_bar[z_offset + labels[row]], -(loss_bar[0] / static_cast<float>(rows)));
+        atomicAdd(&logits_bar[z_offset + labels[row]], -loss_bar_factor);
       }
       // line 46: for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
       for (int o_halving = adjoint::halvings(16) - 1; o_halving >= 0; --o_halving) {
@@ -325,10 +326,11 @@ static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int 
       {
         float h_bar_new = h_bar[i];
         // h[i]: index injective over threads: plain =
-        h_bar[i] = h_bar_new * static_cast<float>(h[i] + bias[i % features] >= 0.0f ? 1 : 0);
-        // bias[i % features]: one column per thread: summed in a register, added below
-        bias_bar_column +=
+        const float h_bar_new_factor =
             h_bar_new * static_cast<float>(h[i] + bias[i % features] >= 0.0f ? 1 : 0);
+        h_bar[i] = h_bar_new_factor;
+        // bias[i % features]: one column per thread: summed in a register, added below
+        bias_bar_column += h_bar_new_factor;
       }
     }
   }

@@ -47,9 +47,10 @@ void newton_sqrt_grad(double a, double *a_bar) {
     x_bar -= step_bar;
     step_bar = 0.0;
     // line 13: double next = 0.5 * (x + a / x);
-    x_bar += next_bar * 0.5;
-    a_bar_acc += next_bar * 0.5 / x;
-    x_bar -= next_bar * 0.5 * (a / (x * x));
+    const double next_bar_factor = next_bar * 0.5;
+    x_bar += next_bar_factor;
+    a_bar_acc += next_bar_factor / x;
+    x_bar -= next_bar_factor * (a / (x * x));
     next_bar = 0.0;
   }
   // line 10: double x = a;

@@ -40,29 +40,23 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
   std::vector<double> k3w_tape;
   std::vector<double> omega_tape;
   std::vector<double> theta_tape;
-  double k1t = 0.0;
-  double k1w = 0.0;
-  double k2t = 0.0;
-  double k2w = 0.0;
-  double k3t = 0.0;
-  double k3w = 0.0;
   // forward sweep
   double theta = theta0;
   double omega = omega0;
   double h = 0.02;
   for (int s = 0; s < steps; ++s) {
+    double k1t = omega;
     k1t_tape.push_back(k1t);
-    k1t = omega;
+    double k1w = accel(theta, omega, damping, g_over_l);
     k1w_tape.push_back(k1w);
-    k1w = accel(theta, omega, damping, g_over_l);
+    double k2t = omega + 0.5 * h * k1w;
     k2t_tape.push_back(k2t);
-    k2t = omega + 0.5 * h * k1w;
+    double k2w = accel(theta + 0.5 * h * k1t, omega + 0.5 * h * k1w, damping, g_over_l);
     k2w_tape.push_back(k2w);
-    k2w = accel(theta + 0.5 * h * k1t, omega + 0.5 * h * k1w, damping, g_over_l);
+    double k3t = omega + 0.5 * h * k2w;
     k3t_tape.push_back(k3t);
-    k3t = omega + 0.5 * h * k2w;
+    double k3w = accel(theta + 0.5 * h * k2t, omega + 0.5 * h * k2w, damping, g_over_l);
     k3w_tape.push_back(k3w);
-    k3w = accel(theta + 0.5 * h * k2t, omega + 0.5 * h * k2w, damping, g_over_l);
     double k4t = omega + h * k3w;
     double k4w = accel(theta + h * k3t, omega + h * k3w, damping, g_over_l);
     theta_tape.push_back(theta);
@@ -87,18 +81,27 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
   theta_bar += 1.0;
   // line 14: for (int s = 0; s < steps; ++s) {
   for (int s = steps - 1; s >= 0; --s) {
+    // this iteration's values, taped where the forward sweep computed them
+    const double k3w = adjoint_pop(k3w_tape);
+    const double k3t = adjoint_pop(k3t_tape);
+    const double k2w = adjoint_pop(k2w_tape);
+    const double k2t = adjoint_pop(k2t_tape);
+    const double k1w = adjoint_pop(k1w_tape);
+    const double k1t = adjoint_pop(k1t_tape);
     // line 24: omega += h / 6 * (k1w + 2 * k2w + 2 * k3w + k4w);
     omega = adjoint_pop(omega_tape);
-    k1w_bar += omega_bar * (h / 6.0);
-    k2w_bar += omega_bar * (h / 6.0) * 2.0;
-    k3w_bar += omega_bar * (h / 6.0) * 2.0;
-    k4w_bar += omega_bar * (h / 6.0);
+    const double omega_bar_factor = omega_bar * (h / 6.0);
+    k1w_bar += omega_bar_factor;
+    k2w_bar += omega_bar_factor * 2.0;
+    k3w_bar += omega_bar_factor * 2.0;
+    k4w_bar += omega_bar_factor;
     // line 23: theta += h / 6 * (k1t + 2 * k2t + 2 * k3t + k4t);
     theta = adjoint_pop(theta_tape);
-    k1t_bar += theta_bar * (h / 6.0);
-    k2t_bar += theta_bar * (h / 6.0) * 2.0;
-    k3t_bar += theta_bar * (h / 6.0) * 2.0;
-    k4t_bar += theta_bar * (h / 6.0);
+    const double theta_bar_factor = theta_bar * (h / 6.0);
+    k1t_bar += theta_bar_factor;
+    k2t_bar += theta_bar_factor * 2.0;
+    k3t_bar += theta_bar_factor * 2.0;
+    k4t_bar += theta_bar_factor;
     // line 22: double k4w = accel(theta + h * k3t, omega + h * k3w, damping, g_over_l);
     {
       double accel_theta_bar = 0.0;
@@ -120,7 +123,6 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
     k3w_bar += k4t_bar * h;
     k4t_bar = 0.0;
     // line 20: double k3w = accel(theta + 0.5 * h * k2t, omega + 0.5 * h * k2w, damping, g_over_l);
-    k3w = adjoint_pop(k3w_tape);
     {
       double accel_theta_bar = 0.0;
       double accel_omega_bar = 0.0;
@@ -137,12 +139,10 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
     }
     k3w_bar = 0.0;
     // line 19: double k3t = omega + 0.5 * h * k2w;
-    k3t = adjoint_pop(k3t_tape);
     omega_bar += k3t_bar;
     k2w_bar += k3t_bar * (0.5 * h);
     k3t_bar = 0.0;
     // line 18: double k2w = accel(theta + 0.5 * h * k1t, omega + 0.5 * h * k1w, damping, g_over_l);
-    k2w = adjoint_pop(k2w_tape);
     {
       double accel_theta_bar = 0.0;
       double accel_omega_bar = 0.0;
@@ -159,12 +159,10 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
     }
     k2w_bar = 0.0;
     // line 17: double k2t = omega + 0.5 * h * k1w;
-    k2t = adjoint_pop(k2t_tape);
     omega_bar += k2t_bar;
     k1w_bar += k2t_bar * (0.5 * h);
     k2t_bar = 0.0;
     // line 16: double k1w = accel(theta, omega, damping, g_over_l);
-    k1w = adjoint_pop(k1w_tape);
     {
       double accel_theta_bar = 0.0;
       double accel_omega_bar = 0.0;
@@ -179,7 +177,6 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
     }
     k1w_bar = 0.0;
     // line 15: double k1t = omega;
-    k1t = adjoint_pop(k1t_tape);
     omega_bar += k1t_bar;
     k1t_bar = 0.0;
   }

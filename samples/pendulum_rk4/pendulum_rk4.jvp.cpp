@@ -34,23 +34,26 @@ double final_angle_jvp(double theta0, double omega0, double damping, double g_ov
     double k1w_dot =
         accel_jvp(theta, omega, damping, g_over_l, theta_dot, omega_dot, damping_dot, g_over_l_dot);
     double k1w = accel(theta, omega, damping, g_over_l);
-    double k2t_dot = omega_dot + k1w_dot * (0.5 * h);
+    const double k1w_dot_factor = k1w_dot * (0.5 * h);
+    double k2t_dot = omega_dot + k1w_dot_factor;
     double k2t = omega + 0.5 * h * k1w;
     double k2w_dot = accel_jvp(theta + 0.5 * h * k1t, omega + 0.5 * h * k1w, damping, g_over_l,
-                               theta_dot + k1t_dot * (0.5 * h), omega_dot + k1w_dot * (0.5 * h),
+                               theta_dot + k1t_dot * (0.5 * h), omega_dot + k1w_dot_factor,
                                damping_dot, g_over_l_dot);
     double k2w = accel(theta + 0.5 * h * k1t, omega + 0.5 * h * k1w, damping, g_over_l);
-    double k3t_dot = omega_dot + k2w_dot * (0.5 * h);
+    const double k2w_dot_factor = k2w_dot * (0.5 * h);
+    double k3t_dot = omega_dot + k2w_dot_factor;
     double k3t = omega + 0.5 * h * k2w;
     double k3w_dot = accel_jvp(theta + 0.5 * h * k2t, omega + 0.5 * h * k2w, damping, g_over_l,
-                               theta_dot + k2t_dot * (0.5 * h), omega_dot + k2w_dot * (0.5 * h),
+                               theta_dot + k2t_dot * (0.5 * h), omega_dot + k2w_dot_factor,
                                damping_dot, g_over_l_dot);
     double k3w = accel(theta + 0.5 * h * k2t, omega + 0.5 * h * k2w, damping, g_over_l);
-    double k4t_dot = omega_dot + k3w_dot * h;
+    const double k3w_dot_h = k3w_dot * h;
+    double k4t_dot = omega_dot + k3w_dot_h;
     double k4t = omega + h * k3w;
     double k4w_dot =
         accel_jvp(theta + h * k3t, omega + h * k3w, damping, g_over_l, theta_dot + k3t_dot * h,
-                  omega_dot + k3w_dot * h, damping_dot, g_over_l_dot);
+                  omega_dot + k3w_dot_h, damping_dot, g_over_l_dot);
     double k4w = accel(theta + h * k3t, omega + h * k3w, damping, g_over_l);
     theta_dot += (k1t_dot + k2t_dot * 2.0 + k3t_dot * 2.0 + k4t_dot) * (h / 6.0);
     theta += h / 6.0 * (k1t + 2.0 * k2t + 2.0 * k3t + k4t);

@@ -249,9 +249,10 @@ static __global__ void softmax_cross_entropy_vjp(const float *logits, const int 
   // line 28: if (row >= rows) return;
   if (row < rows) {
     // line 32: atomicAdd(loss, (logf(sum) - z[labels[row]]) / rows);
-    sum_bar += loss_bar[0] / static_cast<float>(rows) / sum;
+    const float loss_bar_factor = loss_bar[0] / static_cast<float>(rows);
+    sum_bar += loss_bar_factor / sum;
     // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
-    atomicAdd(&logits_bar[z_offset + labels[row]], -(loss_bar[0] / static_cast<float>(rows)));
+    atomicAdd(&logits_bar[z_offset + labels[row]], -loss_bar_factor);
     // line 31: for (int c = 0; c < classes; ++c) sum += expf(z[c]);
     for (int c = classes - 1; c >= 0; --c) {
       // logits[z_offset + c]: threads may share the index: atomicAdd
@@ -330,9 +331,10 @@ static __global__ void residual_tanh_vjp([[maybe_unused]] const float *h, const 
       h_bar[i] += out_bar[i];
       const float tanh_value = std::tanh(t[i] + bias[i % width]);
       // t[i]: index injective over threads: plain +=
-      t_bar[i] += out_bar[i] * (1.0f - tanh_value * tanh_value);
+      const float out_bar_factor = out_bar[i] * (1.0f - tanh_value * tanh_value);
+      t_bar[i] += out_bar_factor;
       // bias[i % width]: one column per thread: summed in a register, added below
-      bias_bar_column += out_bar[i] * (1.0f - tanh_value * tanh_value);
+      bias_bar_column += out_bar_factor;
       out_bar[i] = 0.0f;
     }
   }

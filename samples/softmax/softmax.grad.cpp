@@ -57,8 +57,9 @@ void softmax_vjp(const double *z, double *p, int n, double *z_bar, double *p_bar
     // line 13: p[i] = std::exp(z[i] - m);
     p[i_2] = adjoint_pop(p_tape);
     const double exp_value = std::exp(z[i_2] - m);
-    z_bar[i_2] += p_bar[i_2] * exp_value;
-    m_bar -= p_bar[i_2] * exp_value;
+    const double p_bar_factor = p_bar[i_2] * exp_value;
+    z_bar[i_2] += p_bar_factor;
+    m_bar -= p_bar_factor;
     p_bar[i_2] = 0.0;
   }
   // line 10: for (int i = 1; i < n; ++i) m = std::fmax(m, z[i]);

@@ -40,9 +40,10 @@ __global__ void w1_loss_vjp(const float *x, const float *y, const float *a, cons
       h_bar += r_bar;
       const float tanh_value = std::tanh(a[0] * x[i] + b[0]);
       // a[0]: the same address in every thread: summed in a register, added below
-      a_bar_sum += h_bar * (1.0f - tanh_value * tanh_value) * x[i];
+      const float h_bar_factor = h_bar * (1.0f - tanh_value * tanh_value);
+      a_bar_sum += h_bar_factor * x[i];
       // b[0]: the same address in every thread: summed in a register, added below
-      b_bar_sum += h_bar * (1.0f - tanh_value * tanh_value);
+      b_bar_sum += h_bar_factor;
     }
   }
   // summed over the threads: one sum per block; the last block to finish adds them in a fixed order

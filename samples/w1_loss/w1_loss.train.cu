@@ -96,9 +96,10 @@ w1_loss_value_and_vjp_wrt_a_b_loss(const float *x, const float *y, const float *
       h_bar += r_bar;
       const float tanh_value = std::tanh(a[0] * x[i] + b[0]);
       // a[0]: the same address in every thread: summed in a register, added below
-      a_bar_sum += h_bar * (1.0f - tanh_value * tanh_value) * x[i];
+      const float h_bar_factor = h_bar * (1.0f - tanh_value * tanh_value);
+      a_bar_sum += h_bar_factor * x[i];
       // b[0]: the same address in every thread: summed in a register, added below
-      b_bar_sum += h_bar * (1.0f - tanh_value * tanh_value);
+      b_bar_sum += h_bar_factor;
     }
   }
   // summed over the threads: one sum per block; the last block to finish adds them in a fixed order

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "ad/driver/Pipeline.h"
 #include "ad/frontend/Frontend.h"
+#include "driver/Pipeline.h"
 
 namespace {
 

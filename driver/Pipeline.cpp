@@ -1,4 +1,4 @@
-#include "ad/driver/Pipeline.h"
+#include "driver/Pipeline.h"
 
 #include <llvm/Support/thread.h>
 
@@ -24,6 +24,7 @@
 #include "transforms/Simplify.h"
 #include "transforms/StructureJumps.h"
 #include "transforms/UniqueNames.h"
+#include "transforms/UnusedParams.h"
 
 namespace adjoint::driver {
 
@@ -154,8 +155,8 @@ const std::vector<Pass>& passes() {
       {"common-calls", "compute a math call that neighbouring statements repeat once, into a named constant",
        Shows::Derivatives,
        eachDerivative([](ir::Function& d, PipelineState& s) { transforms::shareCommonCalls(d, s.prepared); })},
-      {"unused-params", "cast the parameters a derivative does not read to void", Shows::Derivatives,
-       eachDerivative([](ir::Function& d, PipelineState&) { derive::markUnusedParams(d); })},
+      {"unused-params", "mark the parameters a derivative does not read [[maybe_unused]]", Shows::Derivatives,
+       eachDerivative([](ir::Function& d, PipelineState&) { transforms::markUnusedParams(d); })},
       {"sink-seed-zeroing", "reverse mode of device code: move the stores that zero a seed to the end of their block",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
          if (reverse(s) && (d.kernel || d.device)) transforms::sinkSeedZeroing(d);
@@ -174,6 +175,10 @@ const std::vector<Pass>& passes() {
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
          if (!reverse(s) && d.kernel) transforms::parallelizeTangents(d);
        })},
+      {"common-factors", "compute a product or quotient of derivatives that neighbouring statements repeat once, into a "
+                         "named constant",
+       Shows::Derivatives,
+       eachDerivative([](ir::Function& d, PipelineState& s) { transforms::shareCommonFactors(d, s.prepared); })},
       {"emit", "write the source and the header: the derivatives, copies of the forward functions they call, launchers",
        Shows::Source, emit},
       {"format", "format the source and the header with clang-format's LLVM style", Shows::Source, format},

@@ -11,8 +11,8 @@
 #include <iostream>
 
 #include "ad/derive/Optimizers.h"
-#include "ad/driver/Check.h"
-#include "ad/driver/Pipeline.h"
+#include "driver/Check.h"
+#include "driver/Pipeline.h"
 #include "ad/ir/Printer.h"
 
 namespace {

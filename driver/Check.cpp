@@ -1,4 +1,4 @@
-#include "ad/driver/Check.h"
+#include "driver/Check.h"
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
@@ -13,9 +13,10 @@
 #include <sstream>
 
 #include "RuntimeHeaders.inc"
-#include "ad/derive/Derivatives.h"
+#include "ad/derive/Requests.h"
 #include "ad/derive/HostLevel.h"
 #include "ad/frontend/Frontend.h"
+#include "ad/ir/Naming.h"
 #include "ad/ir/Printer.h"
 #include "transforms/BranchProbes.h"
 
@@ -454,10 +455,10 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
     << decls.str() << "  dim3 grid(" << grid << "), block(" << o.block << ");\n"
     << "  bool ok = c.run([&] { check(adjoint::launch(" << f.spelling << ", grid, block, 0, nullptr" << forward.str()
     << ")); },\n"
-    << "                  [&] { check(" << vjp.name << "_launch(grid, block, 0, nullptr" << derivativeArgs(vjp)
-    << ")); },\n"
-    << "                  [&] { check(" << jvp.name << "_launch(grid, block, 0, nullptr" << derivativeArgs(jvp)
-    << ")); });\n"
+    << "                  [&] { check(" << ir::naming::launcherOf(vjp.name) << "(grid, block, 0, nullptr"
+    << derivativeArgs(vjp) << ")); },\n"
+    << "                  [&] { check(" << ir::naming::launcherOf(jvp.name) << "(grid, block, 0, nullptr"
+    << derivativeArgs(jvp) << ")); });\n"
     << "  std::printf(ok ? \"all checks passed\\n\" : \"checks FAILED\\n\");\n  return ok ? 0 : 1;\n}\n";
   return h.str();
 }

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "ad/driver/Pipeline.h"
+#include "driver/Pipeline.h"
 
 namespace adjoint::driver {
 
