@@ -1,7 +1,5 @@
 #include "ad/analysis/Activity.h"
 
-#include "ad/rules/Rules.h"
-
 namespace adjoint::analysis {
 
 using namespace ir;
@@ -40,7 +38,8 @@ namespace {
 bool readsAny(const ExprPtr& e, const std::set<std::string>& names, const Module& m) {
   if (!e) return false;
   if (e->kind == ExprKind::Var) return names.count(e->text) > 0;
-  if (e->kind == ExprKind::Call && rules::isWarpShuffle(e->text)) return readsAny(e->operands[1], names, m);
+  if (const Rule* rule = e->kind == ExprKind::Call ? m.rule(e->text) : nullptr; rule && rule->isLinear())
+    return readsAny(e->operands[static_cast<size_t>(rule->linearArgument)], names, m);
   if (e->kind == ExprKind::Call && !m.rule(e->text)) {
     const Function* callee = m.find(e->text);
     if (!callee || callee->nondifferentiable) return false;

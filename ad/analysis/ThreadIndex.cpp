@@ -118,7 +118,6 @@ bool ThreadIndexing::isVarying(const ExprPtr& e) const {
       const Expr& array = *x.operands[0];
       varies |= array.kind != ExprKind::Var || array.type.shared || writtenArrays_.count(array.text);
     }
-    if (x.kind == ExprKind::Call && x.text.rfind("__shfl", 0) == 0) varies = true;
   });
   return varies;
 }

@@ -126,16 +126,16 @@ void Adjoints::propagate(const ExprPtr& e, const ExprPtr& adj, StmtList& out) {
       }
       return;
     case ExprKind::Call: {
-      if (rules::isWarpShuffle(e->text)) {
-        // Computed into a local first, by every lane that ran the shuffle, before any branch
-        // of the propagation below.
-        std::string name = naming::adjointOf("shuffled" + std::to_string(++shuffles_));
-        out.push_back(decl(name, adj->type, rules::shuffleAdjoint(*e, adj)));
-        propagate(e->operands[1], var(name, adj->type), out);
-        return;
-      }
       const Rule* rule = m_.rule(e->text);
       if (!rule) return;  // a nondifferentiable function: its value is a constant
+      if (rule->isLinear()) {
+        // A shuffle's pullback, computed into a local first, by every lane that ran the shuffle,
+        // before any branch of the propagation below.
+        std::string name = naming::adjointOf("shuffled" + std::to_string(++shuffles_));
+        out.push_back(decl(name, adj->type, rules::linearPullback(*rule, *e, adj)));
+        propagate(e->operands[static_cast<size_t>(rule->linearArgument)], var(name, adj->type), out);
+        return;
+      }
       for (size_t i = 0; i < e->operands.size(); ++i) {
         if (!readsActive(e->operands[i])) continue;
         ExprPtr partial = rules::callPartial(*rule, *e, i);

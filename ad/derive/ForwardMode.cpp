@@ -104,7 +104,8 @@ class TangentBuilder {
   }
 
   ExprPtr callTangent(const Expr& c) {
-    if (rules::isWarpShuffle(c.text)) return rules::shuffleTangent(c, tangent(c.operands[1]));
+    if (const Rule* rule = m_.rule(c.text); rule && rule->isLinear())
+      return rules::linearTangent(*rule, c, tangent(c.operands[static_cast<size_t>(rule->linearArgument)]));
     if (const Rule* rule = m_.rule(c.text)) {
       ExprPtr sum = number(0, c.type);
       for (size_t i = 0; i < c.operands.size(); ++i) {

@@ -115,80 +115,8 @@ bool Converter::markedNondifferentiable(const Decl* d) {
   return false;
 }
 
-// Finds the functions of namespace adjoint::rules, wherever the namespace is opened.
-void Converter::collectRules(const DeclContext* dc, bool inRules) {
-  for (const Decl* d : dc->decls()) {
-    if (const auto* ns = dyn_cast<NamespaceDecl>(d)) {
-      bool adjoint = ns->getName() == "adjoint" && isa<TranslationUnitDecl>(dc);
-      if (adjoint ||
-          (ns->getName() == "rules" && isa<NamespaceDecl>(dc) && cast<NamespaceDecl>(dc)->getName() == "adjoint" &&
-           isa<TranslationUnitDecl>(cast<NamespaceDecl>(dc)->getParent())))
-        collectRules(ns, !adjoint);
-    } else if (const auto* fd = dyn_cast<FunctionDecl>(d); fd && inRules && fd->doesThisDeclarationHaveABody()) {
-      ruleDecls_.push_back(fd);
-    }
-  }
-}
-
-// `double f_dx(double x, double y) { return ...; }` is the partial of f with respect to x.
-void Converter::addRule(const FunctionDecl* fd, bool convertBody) {
-  std::string name = fd->getNameAsString();
-  for (unsigned k = 0; k < fd->getNumParams(); ++k) {
-    std::string suffix = "_d" + fd->getParamDecl(k)->getNameAsString();
-    if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
-    std::string target = name.substr(0, name.size() - suffix.size());
-    const auto* body = dyn_cast<CompoundStmt>(fd->getBody());
-    const auto* ret = body && body->size() == 1 ? dyn_cast<ReturnStmt>(body->body_front()) : nullptr;
-    if (!ret || !ret->getRetValue()) {
-      if (convertBody) return;
-      fail(fd->getSourceRange(), "the derivative rule '" + name + "' must be a single return statement",
-           "write the partial derivative as one expression: `return ...;`");
-      return;
-    }
-    ir::Rule& rule = rules_[target];
-    if (convertBody) {
-      rule.partials[k] = convertExpr(ret->getRetValue());
-      return;
-    }
-    std::vector<std::string> params;
-    for (const ParmVarDecl* p : fd->parameters()) params.push_back(p->getNameAsString());
-    if (!rule.params.empty() && rule.params != params) {
-      fail(fd->getSourceRange(), "the rules of '" + target + "' disagree on its parameters",
-           "give every rule of a function the same parameter names");
-      return;
-    }
-    rule.params = params;
-    rule.partials.resize(params.size());
-    return;
-  }
-  if (convertBody) return;
-  fail(fd->getSourceRange(), "'" + name + "' in namespace adjoint::rules names no parameter after _d",
-       "name a rule <function>_d<parameter>, e.g. softclip_dx for the derivative of softclip(x) in x");
-}
-
-void Converter::declareExternal(const FunctionDecl* fd, const std::string& name) {
-  for (const ir::Function& f : module_.externals)
-    if (f.name == name) return;
-  ir::Function f;
-  f.name = name;
-  if (auto t = convertType(fd->getReturnType(), fd->getReturnTypeSourceRange(), true)) f.returnType = *t;
-  for (const ParmVarDecl* p : fd->parameters())
-    if (auto t = convertType(p->getType(), p->getSourceRange())) f.params.push_back({p->getNameAsString(), *t});
-  module_.externals.push_back(f);
-}
-
-ir::ExprPtr Converter::ruleCall(const FunctionDecl* fd, const std::string& spelled, const std::string& key,
-                                std::vector<ir::ExprPtr> args, const ir::Type& type) {
-  module_.rules[spelled] = rules_.at(key);
-  if (!sm_.isInSystemHeader(fd->getLocation()) && fd->getBuiltinID() == 0) declareExternal(fd, spelled);
-  return ir::call(spelled, std::move(args), type);
-}
-
 std::optional<ir::Module> Converter::run(const std::vector<std::string>& roots) {
-  collectRules(ctx_.getTranslationUnitDecl(), false);
-  for (const FunctionDecl* fd : ruleDecls_) addRule(fd, false);
-  for (const FunctionDecl* fd : ruleDecls_) addRule(fd, true);
-  if (report_.failed()) return std::nullopt;
+  if (!readRules()) return std::nullopt;
   std::vector<const FunctionDecl*> defs = definitionsInMainFile();
   if (roots.empty())
     for (const FunctionDecl* fd : defs) enqueue(fd);
@@ -589,14 +517,18 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   for (const char* prefix : {"std::", "__builtin_"})
     if (base.rfind(prefix, 0) == 0) base = base.substr(std::strlen(prefix));
   if (sm_.isInSystemHeader(fd->getLocation()) || fd->getBuiltinID() != 0) {
-    // The math library: sin, std::sin and sinf all use the rules of sin.
+    // The math library: sin and std::sin use the rules of sin, and so does sinf, which the rules
+    // declare another name of sin (sin_aliases).
     if (rules_.count(base)) return ruleCall(fd, cuda::isIntrinsic(base) ? base : "std::" + base, base, args, *type);
-    std::string single = base.size() > 1 && base.back() == 'f' ? base.substr(0, base.size() - 1) : "";
-    if (!single.empty() && rules_.count(single)) return ruleCall(fd, "std::" + single, single, args, *type);
+    if (auto alias = aliases_.find(base); alias != aliases_.end())
+      return ruleCall(fd, "std::" + alias->second, alias->second, args, *type);
     // Integer helpers of the system headers (CUDA's min and max on ints, say) are constants.
     if (!floatingResult && type->scalar != ir::Scalar::Void) return ir::call(name, args, *type);
-  } else if (rules_.count(fd->getNameAsString()) && fd->getDeclContext()->isFileContext()) {
-    return ruleCall(fd, fd->getNameAsString(), fd->getNameAsString(), args, *type);
+  } else if (fd->getDeclContext()->isFileContext()) {
+    // The user's function with rules, or another name of one (softclipf for softclip).
+    std::string own = fd->getNameAsString();
+    if (rules_.count(own)) return ruleCall(fd, own, own, args, *type);
+    if (auto alias = aliases_.find(own); alias != aliases_.end()) return ruleCall(fd, own, alias->second, args, *type);
   }
   const FunctionDecl* def = fd->getDefinition();
   if (markedNondifferentiable(fd)) {

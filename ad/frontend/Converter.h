@@ -52,6 +52,7 @@ class Converter {
   std::optional<ir::Module> run(const std::vector<std::string>& roots);
 
  private:
+  friend class StatementConverter;  // Statements.cpp: a case per kind of statement
   ASTContext& ctx_;
   SourceManager& sm_;
   Reporter report_;
@@ -61,7 +62,14 @@ class Converter {
   ir::Module module_;
 
   std::vector<const FunctionDecl*> ruleDecls_;
+  std::vector<const VarDecl*> aliasDecls_;
+  std::vector<const VarDecl*> linearDecls_;
+  std::map<std::string, std::string> aliases_;  // another name of a function with rules -> that function
+  // Reads every rule and alias (RuleReading.cpp); false after a diagnostic.
+  bool readRules();
   void collectRules(const DeclContext* dc, bool inRules);
+  void addAliases(const VarDecl* vd);
+  void addLinearRule(const VarDecl* vd);
   // Registers the rule `fd` (when `convertBody`, converts its expression: after all rules are
   // known, since rules call functions that have rules).
   void addRule(const FunctionDecl* fd, bool convertBody);

@@ -28,8 +28,7 @@ std::string builtinVariable(const Expr* e) {
 }
 
 bool isKeptCall(llvm::StringRef name) {
-  return name == "__syncthreads" || name == "__syncwarp" || name == "__activemask" || name == "__shfl_sync" ||
-         name == "__shfl_xor_sync" || name == "__shfl_down_sync" || name == "__shfl_up_sync";
+  return name == "__syncthreads" || name == "__syncwarp" || name == "__activemask";
 }
 
 bool isCachedLoad(llvm::StringRef name) {

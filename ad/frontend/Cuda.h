@@ -13,7 +13,7 @@ namespace adjoint::frontend::cuda {
 
 // "threadIdx.x" for threadIdx.x (and blockIdx, blockDim, gridDim, warpSize); empty for anything else.
 std::string builtinVariable(const clang::Expr* e);
-// Barriers, warp shuffles and the active mask: kept in the IR as calls by name.
+// Barriers and the active mask: kept in the IR as calls by name (warp shuffles have linear rules).
 bool isKeptCall(llvm::StringRef name);
 // The loads with a cache hint (__ldg, __ldcs, ...): differentiated as the load *p they are.
 bool isCachedLoad(llvm::StringRef name);

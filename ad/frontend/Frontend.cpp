@@ -1,10 +1,6 @@
 #include "ad/frontend/Frontend.h"
 
-#include <clang/AST/ASTConsumer.h>
 #include <clang/Basic/Stack.h>
-#include <clang/Frontend/CompilerInstance.h>
-#include <clang/Frontend/FrontendAction.h>
-#include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/raw_ostream.h>
@@ -45,42 +41,6 @@ std::vector<std::string> cudaArguments() {
           "-Wno-unknown-cuda-version"};
 }
 
-// Converts the AST once it is complete and free of errors.
-class ConvertConsumer : public clang::ASTConsumer {
- public:
-  ConvertConsumer(const ParseRequest& request, std::optional<ir::Module>& out) : request_(request), out_(out) {}
-  void HandleTranslationUnit(clang::ASTContext& ctx) override {
-    if (ctx.getDiagnostics().hasErrorOccurred()) return;
-    out_ = convertToIr(ctx, request_.functions);
-  }
-
- private:
-  const ParseRequest& request_;
-  std::optional<ir::Module>& out_;
-};
-
-class ConvertAction : public clang::ASTFrontendAction {
- public:
-  ConvertAction(const ParseRequest& request, std::optional<ir::Module>& out) : request_(request), out_(out) {}
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
-    return std::make_unique<ConvertConsumer>(request_, out_);
-  }
-
- private:
-  const ParseRequest& request_;
-  std::optional<ir::Module>& out_;
-};
-
-class ConvertActionFactory : public clang::tooling::FrontendActionFactory {
- public:
-  ConvertActionFactory(const ParseRequest& request, std::optional<ir::Module>& out) : request_(request), out_(out) {}
-  std::unique_ptr<clang::FrontendAction> create() override { return std::make_unique<ConvertAction>(request_, out_); }
-
- private:
-  const ParseRequest& request_;
-  std::optional<ir::Module>& out_;
-};
-
 std::unique_ptr<clang::tooling::CompilationDatabase> compilationDatabase(const ParseRequest& request) {
   if (!request.buildDir.empty()) {
     std::string error;
@@ -93,13 +53,12 @@ std::unique_ptr<clang::tooling::CompilationDatabase> compilationDatabase(const P
 
 }  // namespace
 
-// Runs `factory`'s action on the request's source with Adjoint's arguments: true when it parsed
-// without an error (Clang-style diagnostics printed otherwise).
-bool runTool(const ParseRequest& request, clang::tooling::FrontendActionFactory& factory) {
+ParsedUnit::ParsedUnit(const ParseRequest& request)
+    : printer_(std::make_unique<clang::TextDiagnosticPrinter>(llvm::errs(), options_)) {
   // Lets Clang's semantic analysis move to a fresh stack when deeply nested input needs one.
   clang::noteBottomOfStack();
   auto db = compilationDatabase(request);
-  if (!db) return false;
+  if (!db) return;
   clang::tooling::ClangTool tool(*db, {request.sourcePath});
   for (const auto& header : kBuiltinHeaders) tool.mapVirtualFile(header.path, header.text);
   if (request.sourceText) tool.mapVirtualFile(request.sourcePath, *request.sourceText);
@@ -113,19 +72,25 @@ bool runTool(const ParseRequest& request, clang::tooling::FrontendActionFactory&
         {"-include", kBuiltinCudaStoresPath}, clang::tooling::ArgumentInsertPosition::END));
   }
   tool.setPrintErrorMessage(false);
-  // Every diagnostic, the compiler driver's too ("no such file or directory: '-I...'"), goes
-  // through one printer that counts errors: any error stops the tool with nothing written.
-  clang::DiagnosticOptions diagnosticOptions;
-  clang::TextDiagnosticPrinter printer(llvm::errs(), diagnosticOptions);
-  tool.setDiagnosticConsumer(&printer);
-  return tool.run(&factory) == 0 && printer.getNumErrors() == 0;
+  // Any error, the compiler driver's too, stops the tool with nothing written: one printer counts them.
+  tool.setDiagnosticConsumer(printer_.get());
+  std::vector<std::unique_ptr<clang::ASTUnit>> asts;
+  if (tool.buildASTs(asts) != 0 || asts.size() != 1 || failed()) return;
+  ast_ = std::move(asts.front());
+  // Diagnostics reported after parsing print the source line they point at.
+  printer_->BeginSourceFile(ast_->getLangOpts(), &ast_->getPreprocessor());
+}
+
+ParsedUnit::~ParsedUnit() {
+  if (ast_) printer_->EndSourceFile();
 }
 
 std::optional<ir::Module> parse(const ParseRequest& request) {
-  std::optional<ir::Module> module;
-  ConvertActionFactory factory(request, module);
-  if (!runTool(request, factory)) return std::nullopt;
-  if (module) module->sourcePath = request.sourcePath;
+  ParsedUnit unit(request);
+  if (!unit.ast()) return std::nullopt;
+  std::optional<ir::Module> module = convertToIr(unit.ast()->getASTContext(), request.functions);
+  if (!module || unit.failed()) return std::nullopt;
+  module->sourcePath = request.sourcePath;
   return module;
 }
 

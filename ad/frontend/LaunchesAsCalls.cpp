@@ -1,8 +1,5 @@
-#include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
-#include <clang/Frontend/CompilerInstance.h>
-#include <clang/Frontend/FrontendAction.h>
 #include <clang/Lex/Lexer.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 
@@ -44,50 +41,19 @@ class LaunchRewriter : public clang::RecursiveASTVisitor<LaunchRewriter> {
   clang::Rewriter& rewriter_;
 };
 
-class LaunchConsumer : public clang::ASTConsumer {
- public:
-  explicit LaunchConsumer(std::optional<std::string>& out) : out_(out) {}
-  void HandleTranslationUnit(clang::ASTContext& ctx) override {
-    if (ctx.getDiagnostics().hasErrorOccurred()) return;
-    clang::Rewriter rewriter(ctx.getSourceManager(), ctx.getLangOpts());
-    LaunchRewriter(ctx, rewriter).TraverseDecl(ctx.getTranslationUnitDecl());
-    clang::FileID main = ctx.getSourceManager().getMainFileID();
-    const llvm::RewriteBuffer* rewritten = rewriter.getRewriteBufferFor(main);
-    out_ = rewritten ? std::string(rewritten->begin(), rewritten->end())
-                     : ctx.getSourceManager().getBufferData(main).str();
-  }
-
- private:
-  std::optional<std::string>& out_;
-};
-
-class LaunchAction : public clang::ASTFrontendAction {
- public:
-  explicit LaunchAction(std::optional<std::string>& out) : out_(out) {}
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
-    return std::make_unique<LaunchConsumer>(out_);
-  }
-
- private:
-  std::optional<std::string>& out_;
-};
-
-class LaunchActionFactory : public clang::tooling::FrontendActionFactory {
- public:
-  explicit LaunchActionFactory(std::optional<std::string>& out) : out_(out) {}
-  std::unique_ptr<clang::FrontendAction> create() override { return std::make_unique<LaunchAction>(out_); }
-
- private:
-  std::optional<std::string>& out_;
-};
-
 }  // namespace
 
 std::optional<std::string> launchesAsCalls(const ParseRequest& request) {
-  std::optional<std::string> out;
-  LaunchActionFactory factory(out);
-  if (!runTool(request, factory) || !out) return std::nullopt;
-  return "#include \"adjoint/cuda.h\"\n" + *out;
+  ParsedUnit unit(request);
+  if (!unit.ast()) return std::nullopt;
+  clang::ASTContext& ctx = unit.ast()->getASTContext();
+  clang::Rewriter rewriter(ctx.getSourceManager(), ctx.getLangOpts());
+  LaunchRewriter(ctx, rewriter).TraverseDecl(ctx.getTranslationUnitDecl());
+  clang::FileID main = ctx.getSourceManager().getMainFileID();
+  const llvm::RewriteBuffer* rewritten = rewriter.getRewriteBufferFor(main);
+  std::string out =
+      rewritten ? std::string(rewritten->begin(), rewritten->end()) : ctx.getSourceManager().getBufferData(main).str();
+  return "#include \"adjoint/cuda.h\"\n" + out;
 }
 
 }  // namespace adjoint::frontend

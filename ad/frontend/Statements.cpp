@@ -4,6 +4,7 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/Stmt.h>
 #include <clang/AST/StmtCXX.h>
+#include <clang/AST/StmtVisitor.h>
 
 #include "ad/frontend/Constructs.h"
 #include "ad/frontend/Converter.h"
@@ -163,104 +164,144 @@ ir::ExprPtr Converter::loopCondition(const Expr* cond) {
   return convertExpr(cond);
 }
 
-void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
-  if (!s || isa<NullStmt>(s)) return;
-  // What an expression of s needs computed first (the loop of a std::accumulate) goes before s.
-  PreludeTo prelude(prelude_, loopHead_ ? nullptr : &out);
-  if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
-    out.push_back(ir::at(ir::block(convertBody(cs)), loc(cs->getBeginLoc())));
-  } else if (const auto* ds = dyn_cast<DeclStmt>(s)) {
+// Converts one statement into `out`: a case per kind of statement Clang has (the visitor falls back
+// from a kind it has no case for to its base class: every expression to VisitExpr, anything else
+// to VisitStmt, which says it is not supported).
+class StatementConverter : public ConstStmtVisitor<StatementConverter> {
+ public:
+  StatementConverter(Converter& c, ir::StmtList& out) : c_(c), out_(out) {}
+
+  void VisitCompoundStmt(const CompoundStmt* cs) {
+    out_.push_back(ir::at(ir::block(c_.convertBody(cs)), c_.loc(cs->getBeginLoc())));
+  }
+  void VisitNullStmt(const NullStmt*) {}
+
+  void VisitDeclStmt(const DeclStmt* ds) {
     for (const Decl* d : ds->decls()) {
       if (const auto* vd = dyn_cast<VarDecl>(d))
-        convertDecl(vd, out);
+        c_.convertDecl(vd, out_);
       else
-        fail(d->getSourceRange(), "this declaration is not supported inside a differentiated function",
-             "move it out of the function");
+        c_.fail(d->getSourceRange(), "this declaration is not supported inside a differentiated function",
+                "move it out of the function");
     }
-  } else if (const auto* is = dyn_cast<IfStmt>(s)) {
+  }
+
+  void VisitIfStmt(const IfStmt* is) {
     if (is->getInit() || is->getConditionVariable() || is->isConstexpr())
-      fail(is->getSourceRange(), "if with an initializer, a condition variable or constexpr is not supported",
-           "declare the variable before the if");
-    out.push_back(ir::at(ir::ifStmt(convertExpr(is->getCond()), convertBody(is->getThen()), convertBody(is->getElse())),
-                         loc(is->getBeginLoc())));
-  } else if (const auto* fs = dyn_cast<ForStmt>(s)) {
+      c_.fail(is->getSourceRange(), "if with an initializer, a condition variable or constexpr is not supported",
+              "declare the variable before the if");
+    out_.push_back(
+        ir::at(ir::ifStmt(c_.convertExpr(is->getCond()), c_.convertBody(is->getThen()), c_.convertBody(is->getElse())),
+               c_.loc(is->getBeginLoc())));
+  }
+
+  void VisitForStmt(const ForStmt* fs) {
     if (fs->getConditionVariable())
-      fail(fs->getConditionVariable()->getSourceRange(), "a variable declared in a for condition is not supported",
-           "declare it before the loop, or in the loop body");
+      c_.fail(fs->getConditionVariable()->getSourceRange(), "a variable declared in a for condition is not supported",
+              "declare it before the loop, or in the loop body");
     ir::StmtList init;
-    convertStmt(fs->getInit(), init);
+    c_.convertStmt(fs->getInit(), init);
     if (init.size() > 1)
-      fail(fs->getInit()->getSourceRange(), "a for loop may declare one variable here",
-           "declare the others before the loop");
+      c_.fail(fs->getInit()->getSourceRange(), "a for loop may declare one variable here",
+              "declare the others before the loop");
     ir::StmtList step;
     {
-      LoopHead head(*this);
-      if (fs->getInc()) convertStmt(fs->getInc(), step);
+      Converter::LoopHead head(c_);
+      if (fs->getInc()) c_.convertStmt(fs->getInc(), step);
     }
-    ir::ExprPtr cond = fs->getCond() ? loopCondition(fs->getCond()) : ir::boolean(true);
-    out.push_back(ir::at(ir::forStmt(init.empty() ? nullptr : init[0], cond, step.empty() ? nullptr : step[0],
-                                     convertBody(fs->getBody())),
-                         loc(fs->getBeginLoc())));
-  } else if (const auto* ws = dyn_cast<WhileStmt>(s)) {
+    ir::ExprPtr cond = fs->getCond() ? c_.loopCondition(fs->getCond()) : ir::boolean(true);
+    out_.push_back(ir::at(ir::forStmt(init.empty() ? nullptr : init[0], cond, step.empty() ? nullptr : step[0],
+                                      c_.convertBody(fs->getBody())),
+                          c_.loc(fs->getBeginLoc())));
+  }
+
+  void VisitWhileStmt(const WhileStmt* ws) {
     if (ws->getConditionVariable())
-      fail(ws->getSourceRange(), "a while condition variable is not supported", "declare it before the loop");
-    out.push_back(
-        ir::at(ir::whileStmt(loopCondition(ws->getCond()), convertBody(ws->getBody())), loc(ws->getBeginLoc())));
-  } else if (const auto* dw = dyn_cast<DoStmt>(s)) {
-    auto loop = ir::whileStmt(loopCondition(dw->getCond()), convertBody(dw->getBody()));
+      c_.fail(ws->getSourceRange(), "a while condition variable is not supported", "declare it before the loop");
+    out_.push_back(ir::at(ir::whileStmt(c_.loopCondition(ws->getCond()), c_.convertBody(ws->getBody())),
+                          c_.loc(ws->getBeginLoc())));
+  }
+
+  void VisitDoStmt(const DoStmt* dw) {
+    auto loop = ir::whileStmt(c_.loopCondition(dw->getCond()), c_.convertBody(dw->getBody()));
     loop->kind = ir::StmtKind::DoWhile;
-    out.push_back(ir::at(loop, loc(dw->getBeginLoc())));
-  } else if (isa<BreakStmt>(s)) {
-    out.push_back(ir::at(ir::jump(ir::StmtKind::Break), loc(s->getBeginLoc())));
-  } else if (isa<ContinueStmt>(s)) {
-    out.push_back(ir::at(ir::jump(ir::StmtKind::Continue), loc(s->getBeginLoc())));
-  } else if (const auto* rs = dyn_cast<ReturnStmt>(s)) {
-    out.push_back(
-        ir::at(ir::ret(rs->getRetValue() ? convertExpr(rs->getRetValue()) : nullptr), loc(rs->getBeginLoc())));
-  } else if (const auto* full = dyn_cast<Expr>(s)) {
+    out_.push_back(ir::at(loop, c_.loc(dw->getBeginLoc())));
+  }
+
+  void VisitBreakStmt(const BreakStmt* s) {
+    out_.push_back(ir::at(ir::jump(ir::StmtKind::Break), c_.loc(s->getBeginLoc())));
+  }
+  void VisitContinueStmt(const ContinueStmt* s) {
+    out_.push_back(ir::at(ir::jump(ir::StmtKind::Continue), c_.loc(s->getBeginLoc())));
+  }
+  void VisitReturnStmt(const ReturnStmt* rs) {
+    out_.push_back(
+        ir::at(ir::ret(rs->getRetValue() ? c_.convertExpr(rs->getRetValue()) : nullptr), c_.loc(rs->getBeginLoc())));
+  }
+  void VisitCXXForRangeStmt(const CXXForRangeStmt* loop) { c_.convertRangeFor(loop, out_); }
+  void VisitSwitchStmt(const SwitchStmt* sw) { c_.convertSwitch(sw, out_); }
+
+  // An expression statement: an assignment, ++/--, a call, a launch, an assert.
+  void VisitExpr(const Expr* full) {
     const Expr* e = full;
     if (const auto* w = dyn_cast<ExprWithCleanups>(full)) e = w->getSubExpr();  // (temporaries it destroys)
-    if (const Expr* condition = assertedCondition(e)) {
+    const auto* call = dyn_cast<CallExpr>(e->IgnoreImplicit());
+    const FunctionDecl* callee = call ? call->getDirectCallee() : nullptr;
+    if (const Expr* condition = c_.assertedCondition(e)) {
       // assert(c): kept as the user wrote it; a condition of values alone, it has no derivative.
-      out.push_back(ir::at(ir::eval(ir::call("assert", {convertExpr(condition)}, ir::Type::of(ir::Scalar::Void))),
-                           loc(e->getBeginLoc())));
+      out_.push_back(ir::at(ir::eval(ir::call("assert", {c_.convertExpr(condition)}, ir::Type::of(ir::Scalar::Void))),
+                            c_.loc(e->getBeginLoc())));
     } else if (const auto* launch = dyn_cast<CUDAKernelCallExpr>(e->IgnoreImplicit())) {
-      if (ir::StmtPtr l = convertLaunch(launch)) out.push_back(l);
-    } else if (const auto* call = dyn_cast<CallExpr>(e->IgnoreImplicit()); call && isLibraryCall(call)) {
-      if (ir::StmtPtr l = convertLibraryCall(call)) out.push_back(l);
-    } else if (ir::StmtPtr a = convertAssignment(e)) {
-      out.push_back(a);
-    } else if (const auto* call = dyn_cast<CallExpr>(e->IgnoreImplicit());
-               call && call->getDirectCallee() && call->getDirectCallee()->getName() == "atomicAdd") {
-      if (ir::StmtPtr a = convertAtomicAdd(call)) out.push_back(a);
-    } else if (const auto* call = dyn_cast<CallExpr>(e->IgnoreImplicit());
-               call && call->getDirectCallee() && cuda::isCachedStore(call->getDirectCallee()->getName()) &&
-               call->getNumArgs() == 2) {
+      if (ir::StmtPtr l = c_.convertLaunch(launch)) out_.push_back(l);
+    } else if (call && c_.isLibraryCall(call)) {
+      if (ir::StmtPtr l = c_.convertLibraryCall(call)) out_.push_back(l);
+    } else if (ir::StmtPtr a = c_.convertAssignment(e)) {
+      out_.push_back(a);
+    } else if (callee && callee->getName() == "atomicAdd") {
+      if (ir::StmtPtr a = c_.convertAtomicAdd(call)) out_.push_back(a);
+    } else if (callee && cuda::isCachedStore(callee->getName()) && call->getNumArgs() == 2) {
       // __stcs(&y[i], v): the store y[i] = v (the generated code stores plainly).
-      ir::ExprPtr target = elementAt(call->getArg(0), ir::number(0, ir::Type::integer()));
-      out.push_back(ir::at(ir::assign(target, ir::Op::Assign, convertExpr(call->getArg(1))), loc(e->getBeginLoc())));
-    } else if (isa<CallExpr>(e->IgnoreImplicit())) {
-      out.push_back(ir::at(ir::eval(convertExpr(e)), loc(e->getBeginLoc())));
+      ir::ExprPtr target = c_.elementAt(call->getArg(0), ir::number(0, ir::Type::integer()));
+      out_.push_back(
+          ir::at(ir::assign(target, ir::Op::Assign, c_.convertExpr(call->getArg(1))), c_.loc(e->getBeginLoc())));
+    } else if (call) {
+      out_.push_back(ir::at(ir::eval(c_.convertExpr(e)), c_.loc(e->getBeginLoc())));
     } else if (!isa<BinaryOperator>(e->IgnoreParens())) {
-      fail(e->getSourceRange(), "this expression statement is not supported",
-           "a statement must be an assignment, ++/--, or a call");
+      c_.fail(e->getSourceRange(), "this expression statement is not supported",
+              "a statement must be an assignment, ++/--, or a call");
     }
-  } else if (isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s) || isa<LabelStmt>(s)) {
-    fail(s->getSourceRange(), "goto and labels are not supported",
-         "use structured control flow: if, loops, break, continue");
-  } else if (isa<AsmStmt>(s)) {
-    fail(s->getSourceRange(), "inline assembly cannot be differentiated",
-         "move it into a function with a custom derivative");
-  } else if (isa<CXXTryStmt>(s)) {
-    fail(s->getSourceRange(), "exceptions are not supported in differentiated code",
-         "report errors through return values");
-  } else if (const auto* loop = dyn_cast<CXXForRangeStmt>(s)) {
-    convertRangeFor(loop, out);
-  } else if (const auto* sw = dyn_cast<SwitchStmt>(s)) {
-    convertSwitch(sw, out);
-  } else {
-    fail(s->getSourceRange(), constructName(s) + " is not supported in a differentiated function", "");
   }
+
+  void VisitGotoStmt(const GotoStmt* s) { unstructured(s); }
+  void VisitIndirectGotoStmt(const IndirectGotoStmt* s) { unstructured(s); }
+  void VisitLabelStmt(const LabelStmt* s) { unstructured(s); }
+  void VisitAsmStmt(const AsmStmt* s) {
+    c_.fail(s->getSourceRange(), "inline assembly cannot be differentiated",
+            "move it into a function with a custom derivative");
+  }
+  void VisitCXXTryStmt(const CXXTryStmt* s) {
+    c_.fail(s->getSourceRange(), "exceptions are not supported in differentiated code",
+            "report errors through return values");
+  }
+  void VisitStmt(const Stmt* s) {
+    c_.fail(s->getSourceRange(), constructName(s) + " is not supported in a differentiated function", "");
+  }
+
+ private:
+  Converter& c_;
+  ir::StmtList& out_;
+
+  void unstructured(const Stmt* s) {
+    c_.fail(s->getSourceRange(), "goto and labels are not supported",
+            "use structured control flow: if, loops, break, continue");
+  }
+};
+
+void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
+  if (!s) return;
+  // What an expression of s needs computed first (the loop of a std::accumulate) goes before s.
+  PreludeTo prelude(prelude_, loopHead_ ? nullptr : &out);
+  StatementConverter(*this, out).Visit(s);
 }
 
 }  // namespace adjoint::frontend::detail

@@ -49,7 +49,8 @@ const Rule* Module::rule(const std::string& callee) const {
 }
 
 bool Module::isPureCall(const Expr& call) const {
-  if (call.kind != ExprKind::Call || !rule(call.text)) return false;
+  const Rule* r = call.kind == ExprKind::Call ? rule(call.text) : nullptr;
+  if (!r || r->isLinear()) return false;
   for (const ExprPtr& arg : call.operands)
     if (arg->type.pointer || arg->type.arraySize > 0 || isOp(*arg, Op::AddressOf)) return false;
   return true;

@@ -90,6 +90,13 @@ struct Function {
 struct Rule {
   std::vector<std::string> params;  // the rule functions' parameter names
   std::vector<ExprPtr> partials;    // partials[i]: d f / d params[i] over params; null: none given
+  // A linear rule (a warp shuffle): f is linear in its argument `linearArgument` (-1: none), and
+  // `pullback`, called with f's arguments and the adjoint of f's result in that argument's place,
+  // is what the argument's adjoint receives. Such a function moves values between threads: it is
+  // not pure, and generated code calls it only where the forward did.
+  int linearArgument = -1;
+  std::string pullback;
+  bool isLinear() const { return linearArgument >= 0; }
 };
 
 struct Module {

@@ -72,21 +72,17 @@ ExprPtr callPartial(const Rule& rule, const Expr& c, size_t i) {
   return instantiate(rule.partials[i], args, c.type.element());
 }
 
-bool isWarpShuffle(const std::string& callee) {
-  return callee == "__shfl_sync" || callee == "__shfl_xor_sync" || callee == "__shfl_down_sync" ||
-         callee == "__shfl_up_sync";
+// f(.., v, ..) linear in v:  v_bar += pullback(.., y_bar, ..);  y_dot = f(.., v_dot, ..)
+ExprPtr linearPullback(const Rule& rule, const Expr& c, const ExprPtr& adj) {
+  std::vector<ExprPtr> args = c.operands;
+  args.at(static_cast<size_t>(rule.linearArgument)) = adj;
+  return call(rule.pullback, args, adj->type);
 }
 
-ExprPtr shuffleAdjoint(const Expr& shuffle, const ExprPtr& adj) {
-  std::vector<ExprPtr> args = shuffle.operands;
-  args[1] = adj;
-  return call("adjoint::" + shuffle.text.substr(2) + "_adjoint", args, adj->type);
-}
-
-ExprPtr shuffleTangent(const Expr& shuffle, const ExprPtr& dot) {
-  std::vector<ExprPtr> args = shuffle.operands;
-  args[1] = dot;
-  return call(shuffle.text, args, shuffle.type);
+ExprPtr linearTangent(const Rule& rule, const Expr& c, const ExprPtr& dot) {
+  std::vector<ExprPtr> args = c.operands;
+  args.at(static_cast<size_t>(rule.linearArgument)) = dot;
+  return call(c.text, args, c.type);
 }
 
 }  // namespace adjoint::rules

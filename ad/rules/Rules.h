@@ -21,14 +21,11 @@ ir::ExprPtr operatorPartial(ir::Op op, const ir::ExprPtr& a, const ir::ExprPtr& 
 // literals in the call's type. Null when the rule gives none for that argument.
 ir::ExprPtr callPartial(const ir::Rule& rule, const ir::Expr& call, size_t i);
 
-// Warp shuffles (__shfl_sync, __shfl_xor_sync, __shfl_down_sync, __shfl_up_sync) move values
-// between the lanes of a warp: linear in the shuffled value (argument 2), whose tangent is
-// shuffled the same way and whose adjoint is shuffled back.
-bool isWarpShuffle(const std::string& callee);
-// What the shuffled value receives in this lane, given the adjoint `adj` of the shuffle's
-// result in every lane: a call of the matching adjoint in adjoint/cuda.h.
-ir::ExprPtr shuffleAdjoint(const ir::Expr& shuffle, const ir::ExprPtr& adj);
-// The shuffle of the tangent `dot`.
-ir::ExprPtr shuffleTangent(const ir::Expr& shuffle, const ir::ExprPtr& dot);
+// A call of a function with a linear rule (Rule::isLinear: the warp shuffles of runtime/adjoint/rules.h).
+// What its linear argument's adjoint receives, given `adj`, the adjoint of the call's result:
+// the rule's pullback called with `adj` in that argument's place.
+ir::ExprPtr linearPullback(const ir::Rule& rule, const ir::Expr& call, const ir::ExprPtr& adj);
+// The call's tangent: the call with the argument's tangent `dot` in its place.
+ir::ExprPtr linearTangent(const ir::Rule& rule, const ir::Expr& call, const ir::ExprPtr& dot);
 
 }  // namespace adjoint::rules

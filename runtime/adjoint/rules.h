@@ -6,6 +6,9 @@
 // (x_bar += f_bar * f_dx(x)); forward mode by the tangent (f_dot += f_dx(x) * x_dot). Rules are
 // inlined into the generated code; a function with rules needs no body, and rules for a function
 // that has one replace differentiating its body. Floating literals take the type of the call.
+// Rules also declare the function pure: its value depends on its arguments alone, so generated
+// code evaluates it again where the reverse sweep needs it, and computes repeated calls once.
+// Other names of a function (its float version) are declared as <function>_aliases, below.
 //
 // Adjoint reads this header before every input; user rules live in the input (or a header it
 // includes) and look the same:
@@ -118,13 +121,80 @@ inline double trunc_dx([[maybe_unused]] double x) { return 0; }
 inline double rint_dx([[maybe_unused]] double x) { return 0; }
 inline double nearbyint_dx([[maybe_unused]] double x) { return 0; }
 
+// The float versions of the functions above (sinf, expf, ...) are the same functions under other
+// names, differentiated by the same rules: <function>_aliases lists them. (std::sin and
+// __builtin_sin are sin.) A user's function with rules can declare its other names the same way.
+inline constexpr const char* acos_aliases[] = {"acosf"};
+inline constexpr const char* acosh_aliases[] = {"acoshf"};
+inline constexpr const char* asin_aliases[] = {"asinf"};
+inline constexpr const char* asinh_aliases[] = {"asinhf"};
+inline constexpr const char* atan_aliases[] = {"atanf"};
+inline constexpr const char* atan2_aliases[] = {"atan2f"};
+inline constexpr const char* atanh_aliases[] = {"atanhf"};
+inline constexpr const char* cbrt_aliases[] = {"cbrtf"};
+inline constexpr const char* ceil_aliases[] = {"ceilf"};
+inline constexpr const char* copysign_aliases[] = {"copysignf"};
+inline constexpr const char* cos_aliases[] = {"cosf"};
+inline constexpr const char* cosh_aliases[] = {"coshf"};
+inline constexpr const char* erf_aliases[] = {"erff"};
+inline constexpr const char* erfc_aliases[] = {"erfcf"};
+inline constexpr const char* exp_aliases[] = {"expf"};
+inline constexpr const char* exp2_aliases[] = {"exp2f"};
+inline constexpr const char* expm1_aliases[] = {"expm1f"};
+inline constexpr const char* fabs_aliases[] = {"fabsf"};
+inline constexpr const char* fdim_aliases[] = {"fdimf"};
+inline constexpr const char* floor_aliases[] = {"floorf"};
+inline constexpr const char* fma_aliases[] = {"fmaf"};
+inline constexpr const char* fmax_aliases[] = {"fmaxf"};
+inline constexpr const char* fmin_aliases[] = {"fminf"};
+inline constexpr const char* fmod_aliases[] = {"fmodf"};
+inline constexpr const char* hypot_aliases[] = {"hypotf"};
+inline constexpr const char* ldexp_aliases[] = {"ldexpf"};
+inline constexpr const char* log_aliases[] = {"logf"};
+inline constexpr const char* log10_aliases[] = {"log10f"};
+inline constexpr const char* log1p_aliases[] = {"log1pf"};
+inline constexpr const char* log2_aliases[] = {"log2f"};
+inline constexpr const char* nearbyint_aliases[] = {"nearbyintf"};
+inline constexpr const char* pow_aliases[] = {"powf"};
+inline constexpr const char* remainder_aliases[] = {"remainderf"};
+inline constexpr const char* rint_aliases[] = {"rintf"};
+inline constexpr const char* round_aliases[] = {"roundf"};
+inline constexpr const char* scalbn_aliases[] = {"scalbnf"};
+inline constexpr const char* sin_aliases[] = {"sinf"};
+inline constexpr const char* sinh_aliases[] = {"sinhf"};
+inline constexpr const char* sqrt_aliases[] = {"sqrtf"};
+inline constexpr const char* tan_aliases[] = {"tanf"};
+inline constexpr const char* tanh_aliases[] = {"tanhf"};
+inline constexpr const char* trunc_aliases[] = {"truncf"};
+
 }  // namespace adjoint::rules
 
 // CUDA's intrinsics and device-only math (parsed only for CUDA sources). The fast
 // approximations get the derivative of the function they approximate, evaluated with the same
 // intrinsics.
+namespace adjoint::rules {
+
+// A linear rule: `<function>_linear = {k, "pullback"}` says the function is linear in its
+// argument k, and that the argument's adjoint is `pullback` called with the function's arguments
+// and the adjoint of its result in argument k's place. Its tangent is the function of the
+// argument's tangent. Such a function moves values (between the lanes of a warp): it is not pure,
+// and generated code calls it only where the forward did.
+struct LinearRule {
+  int argument;
+  const char* pullback;
+};
+
+}  // namespace adjoint::rules
+
 #ifdef __CUDA__
 namespace adjoint::rules {
+
+// Warp shuffles move the value v (argument 1) between the lanes of a warp; their pullbacks
+// (adjoint/cuda.h) move each lane's adjoint back to the lane its value came from.
+inline constexpr LinearRule __shfl_sync_linear = {1, "adjoint::shfl_sync_adjoint"};
+inline constexpr LinearRule __shfl_xor_sync_linear = {1, "adjoint::shfl_xor_sync_adjoint"};
+inline constexpr LinearRule __shfl_down_sync_linear = {1, "adjoint::shfl_down_sync_adjoint"};
+inline constexpr LinearRule __shfl_up_sync_linear = {1, "adjoint::shfl_up_sync_adjoint"};
 
 // d/dx __expf x = __expf x
 __host__ __device__ inline float __expf_dx(float x) { return __expf(x); }

@@ -6,6 +6,7 @@
 // A function whose body Adjoint cannot see (defined below the rules, after the marker the tool
 // never reads: it lives in the test's own translation unit).
 double softclip(double x);
+float softclipf(float x);  // softclip in float: the rules declare it another name of softclip
 // A function whose body Adjoint could differentiate, but whose rule is simpler.
 double logistic(double x) { return 1 / (1 + std::exp(-x)); }
 ADJOINT_NONDIFFERENTIABLE double sample_noise(double t);
@@ -15,10 +16,14 @@ namespace adjoint::rules {
 inline double softclip_dx(double x) { return 1 - std::tanh(x) * std::tanh(x); }
 // d/dx logistic(x) = logistic(x) (1 - logistic(x))
 inline double logistic_dx(double x) { return logistic(x) * (1 - logistic(x)); }
+inline constexpr const char* softclip_aliases[] = {"softclipf"};
 }  // namespace adjoint::rules
 
 double uses_custom(double x, double y) { return softclip(x * y) + logistic(x) * y; }
 // VERIFY: uses_custom
+
+float uses_alias(float x, float y) { return softclipf(x * y) * y + std::exp(x) * expf(y); }
+// VERIFY: uses_alias
 
 double with_noise(double x, double t) { return x * x + t * sample_noise(x); }
 // VERIFY: with_noise
@@ -30,4 +35,5 @@ double marked(double x, ADJOINT_NONDIFFERENTIABLE double scale) { return std::si
 // VERIFY: marked wrt=x
 
 double softclip(double x) { return std::tanh(x); }
+float softclipf(float x) { return std::tanh(x); }
 double sample_noise(double) { return 0; }
