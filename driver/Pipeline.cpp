@@ -149,7 +149,7 @@ const std::vector<Pass>& passes() {
          // (The jvps of kernels that host code launches write what the kernels write: host code reads it.)
          if (d.kernel && !d.internal && !reverse(s)) transforms::dropOutputStores(d, *s.prepared.find(d.primal));
        })},
-      {"simplify", "join neighbouring accumulations into one place", Shows::Derivatives,
+      {"simplify", "join neighbouring accumulations into one place (in host code, a zeroing with the accumulation after it)", Shows::Derivatives,
        eachDerivative([](ir::Function& d, PipelineState&) { transforms::simplify(d); })},
       {"dead-code", "remove computations nothing reads", Shows::Derivatives, removeDeadCode},
       {"common-calls", "compute a math call that neighbouring statements repeat once, into a named constant",

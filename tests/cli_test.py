@@ -51,6 +51,13 @@ check("the constant from the -D flag is folded in", "3.0 * x" in open(grad).read
 
 check("the banner's regenerate line keeps the compiler flags",
       f"adjoint grad model.cpp --fn loss -- -I {os.path.join(work, 'include')} -DSCALE=3" in open(grad).read(), open(grad).read()[:300])
+constants = os.path.join(work, "constants.cpp")
+with open(constants, "w") as f:
+    f.write("#include <cmath>\ndouble wave(double t) { return std::sin(2 * M_PI * t) * M_SQRT1_2 + std::erf(t); }\n")
+r = run("grad", constants, "--fn", "wave", "-o", "-")
+check("constants of <cmath> keep their names in generated code (user code and rules)",
+      r.returncode == 0 and "M_PI" in r.stdout and "M_SQRT1_2" in r.stdout and "M_2_SQRTPI" in r.stdout and
+      "3.14159" not in r.stdout and "1.12837" not in r.stdout, r.stdout + r.stderr)
 r = run("--version")
 check("--version prints Adjoint's version", r.returncode == 0 and r.stdout.startswith("adjoint 0."), r.stdout + r.stderr)
 r = run("grad", source, "--fn", "loss", "-o", "-", "--", "-I", os.path.join(work, "include"), "-DSCALE=3")

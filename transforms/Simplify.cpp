@@ -10,16 +10,41 @@ using namespace ir;
 
 bool isAccumulation(const Stmt& s) { return s.kind == StmtKind::Assign && s.op == Op::Add; }
 
-// Neighbouring accumulations into one place merge: x += a; x += b is x += a + b.
+bool isAccumulationInto(const Stmt& s, const Stmt& target) {
+  return s.kind == StmtKind::Assign && (s.op == Op::Add || s.op == Op::Sub) && !s.atomic &&
+         sameExpr(*s.lhs, *target.lhs) && !reads(s.expr, rootName(*s.lhs));
+}
+
+bool isZeroing(const Stmt& s) {
+  return s.kind == StmtKind::Assign && s.op == Op::Assign && !s.atomic && isZero(s.expr);
+}
+
+// Neighbouring accumulations into one place merge: x += a; x += b is x += a + b. In host code, a
+// store of zero and an accumulation after it are one store: x = 0; x += a is x = a. (In device
+// code, parallel-adjoints does this once it knows which accumulations stay plain.)
 class Simplifier : public Rewriter {
+ public:
+  explicit Simplifier(bool device) : device_(device) {}
+
+ private:
+  bool device_;
+
   void rewriteList(StmtList& body) override {
     StmtList out;
     for (const StmtPtr& s : body) {
-      if (!out.empty() && isAccumulation(*s) && isAccumulation(*out.back()) && sameExpr(*s->lhs, *out.back()->lhs) &&
-          !reads(s->expr, rootName(*s->lhs))) {
+      if (!out.empty() && isAccumulation(*s) && isAccumulation(*out.back()) && isAccumulationInto(*s, *out.back())) {
         auto merged = std::make_shared<Stmt>(*out.back());
         merged->expr = add(out.back()->expr, s->expr);
         out.back() = merged;
+        continue;
+      }
+      if (!device_ && !out.empty() && isZeroing(*out.back()) && isAccumulationInto(*s, *out.back())) {
+        auto stored = std::make_shared<Stmt>(*s);
+        stored->op = Op::Assign;
+        stored->expr = s->op == Op::Sub ? neg(s->expr) : s->expr;
+        if (stored->comment.empty()) stored->comment = out.back()->comment;
+        if (stored->section == Section::None) stored->section = out.back()->section;
+        out.back() = stored;
         continue;
       }
       out.push_back(s);
@@ -39,6 +64,6 @@ class Simplifier : public Rewriter {
 
 }  // namespace
 
-void simplify(Function& f) { Simplifier().rewrite(f.body); }
+void simplify(Function& f) { Simplifier(f.kernel || f.device).rewrite(f.body); }
 
 }  // namespace adjoint::transforms

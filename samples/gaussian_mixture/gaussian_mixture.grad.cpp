@@ -95,8 +95,7 @@ void mixture_nll_grad(const double *x, int n, int k, const double *logits, const
     lmax = adjoint_pop(lmax_tape);
     {
       double lmax_bar_new = lmax_bar;
-      lmax_bar = 0.0;
-      lmax_bar += lmax_bar_new * static_cast<double>(lmax >= logits[j] ? 1 : 0);
+      lmax_bar = lmax_bar_new * static_cast<double>(lmax >= logits[j] ? 1 : 0);
       logits_bar[j] += lmax_bar_new * static_cast<double>(lmax >= logits[j] ? 0 : 1);
     }
   }

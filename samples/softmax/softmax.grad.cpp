@@ -45,8 +45,7 @@ void softmax_vjp(const double *z, double *p, int n, double *z_bar, double *p_bar
     p[i_3] = adjoint_pop(p_tape);
     {
       double p_bar_new = p_bar[i_3];
-      p_bar[i_3] = 0.0;
-      p_bar[i_3] += p_bar_new / total;
+      p_bar[i_3] = p_bar_new / total;
       total_bar -= p_bar_new * (p[i_3] / (total * total));
     }
   }
@@ -67,8 +66,7 @@ void softmax_vjp(const double *z, double *p, int n, double *z_bar, double *p_bar
     m = adjoint_pop(m_tape);
     {
       double m_bar_new = m_bar;
-      m_bar = 0.0;
-      m_bar += m_bar_new * static_cast<double>(m >= z[i] ? 1 : 0);
+      m_bar = m_bar_new * static_cast<double>(m >= z[i] ? 1 : 0);
       z_bar[i] += m_bar_new * static_cast<double>(m >= z[i] ? 0 : 1);
     }
   }

@@ -61,3 +61,7 @@ float float_spellings(float x, float y) {
 
 double builtins(double x, double y) { return __builtin_pow(x, y) + __builtin_sin(x) * __builtin_exp(y) + __builtin_fabs(x - y); }
 // VERIFY: builtins
+
+// Constants of <cmath>, kept by name in the generated code.
+double named_constants(double t, double x) { return std::sin(2 * M_PI * t) * M_SQRT1_2 + std::exp(x * M_LN2) * M_1_PI; }
+// VERIFY: named_constants
