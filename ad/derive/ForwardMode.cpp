@@ -2,6 +2,7 @@
 
 #include "ad/analysis/Activity.h"
 #include "ad/ir/Diagnostic.h"
+#include "ad/ir/Names.h"
 #include "ad/ir/Naming.h"
 #include "ad/rules/Rules.h"
 
@@ -13,7 +14,8 @@ using namespace ir;
 
 class TangentBuilder {
  public:
-  TangentBuilder(const Module& m, const Function& f, const Request& r, Requests& q) : m_(m), f_(f), r_(r), q_(q) {
+  TangentBuilder(const Module& m, const Function& f, const Request& r, Requests& q)
+      : m_(m), f_(f), r_(r), q_(q), names_(f) {
     for (const Param* p : differentiatedParams(f, r.wrt)) seeds_.insert(p->name);
     active_ = analysis::variedVariables(f, seeds_, m);
   }
@@ -46,6 +48,7 @@ class TangentBuilder {
   Requests& q_;
   std::set<std::string> seeds_;
   std::set<std::string> active_;
+  NameSet names_;
   SourceLoc at_;  // of the statement whose tangent is being written, for diagnostics
 
   bool isWritten(const std::string& name) const { return analysis::writtenVariables(f_.body).count(name) > 0; }
@@ -188,12 +191,46 @@ class TangentBuilder {
     }
   }
 
+  // A quotient's numerator and denominator that are sums become named intermediates with their tangents
+  // (`const double d1_numerator_dot = ...; const double d1_numerator = ...;`), as a hand-written
+  // tangent names them, instead of one expression spelling both out.
+  ExprPtr namedOperands(const std::string& base, const ExprPtr& e, StmtList& out) {
+    if (e->kind != ExprKind::Binary || e->op != Op::Div) return e;
+    auto copy = std::make_shared<Expr>(*e);
+    const char* roles[] = {"_numerator", "_denominator"};
+    for (size_t i = 0; i < 2; ++i) {
+      const ExprPtr& operand = e->operands[i];
+      ExprPtr dot = tangent(operand);
+      bool sum = isOp(*operand, Op::Add) || isOp(*operand, Op::Sub);
+      if (!sum || dot->kind == ExprKind::Number || dot->kind == ExprKind::Var) continue;
+      std::string name = names_.fresh(base + roles[i]);
+      Type t = operand->type;
+      t.constant = true;
+      out.push_back(at(decl(naming::tangentOf(name), t, dot), at_));
+      out.push_back(at(decl(name, t, operand), at_));
+      active_.insert(name);
+      copy->operands[i] = var(name, operand->type);
+    }
+    return copy;
+  }
+
   void declaration(const StmtPtr& s, StmtList& out) {
     if (!activeVar(s->name, s->type)) {
       out.push_back(s);
       return;
     }
     auto d = decl(naming::tangentOf(s->name), s->type, nullptr);
+    if (s->expr && !s->type.isIndexed()) {
+      ExprPtr value = namedOperands(s->name, s->expr, out);
+      if (value != s->expr) {
+        auto named = std::make_shared<Stmt>(*s);
+        named->expr = value;
+        d->expr = tangent(value);
+        out.push_back(at(d, s->loc));
+        out.push_back(named);
+        return;
+      }
+    }
     if (s->expr)
       d->expr = tangent(s->expr);
     else if (!s->type.isArrayLocal())

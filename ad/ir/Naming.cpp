@@ -2,9 +2,13 @@
 
 namespace adjoint::ir::naming {
 
+namespace {
+
 bool endsWith(const std::string& name, const std::string& suffix) {
   return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
+
+}  // namespace
 
 std::string adjointOf(const std::string& v) { return v + "_bar"; }
 std::string tangentOf(const std::string& v) { return v + "_dot"; }

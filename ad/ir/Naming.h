@@ -27,7 +27,6 @@ bool isTangent(const std::string& name);
 // Whether a user's name would clash with a name generated code declares next to it (x_bar, k_L3,
 // block_sums): such names are renamed in the derivatives.
 bool isReserved(const std::string& name);
-bool endsWith(const std::string& name, const std::string& suffix);
 
 // Functions.
 enum class Derivative {

@@ -23,13 +23,13 @@ double call_price_jvp(double spot, double strike, double rate, double sigma, dou
   const double sqrt_maturity = std::sqrt(maturity);
   double vol_dot = sigma_dot * sqrt_maturity + maturity_dot / (2.0 * sqrt_maturity) * sigma;
   double vol = sigma * sqrt_maturity;
-  const double log_value = std::log(spot / strike);
-  double d1_dot = ((spot_dot / strike - strike_dot * (spot / (strike * strike))) / (spot / strike) +
-                   ((rate_dot + (sigma_dot * 0.5 * sigma + sigma_dot * (0.5 * sigma))) * maturity +
-                    maturity_dot * (rate + 0.5 * sigma * sigma))) /
-                      vol -
-                  vol_dot * ((log_value + (rate + 0.5 * sigma * sigma) * maturity) / (vol * vol));
-  double d1 = (log_value + (rate + 0.5 * sigma * sigma) * maturity) / vol;
+  const double d1_numerator_dot =
+      (spot_dot / strike - strike_dot * (spot / (strike * strike))) / (spot / strike) +
+      ((rate_dot + (sigma_dot * 0.5 * sigma + sigma_dot * (0.5 * sigma))) * maturity +
+       maturity_dot * (rate + 0.5 * sigma * sigma));
+  const double d1_numerator = std::log(spot / strike) + (rate + 0.5 * sigma * sigma) * maturity;
+  double d1_dot = d1_numerator_dot / vol - vol_dot * (d1_numerator / (vol * vol));
+  double d1 = d1_numerator / vol;
   double d2_dot = d1_dot - vol_dot;
   double d2 = d1 - vol;
   double normal_cdf_result_dot = normal_cdf_jvp(d1, d1_dot);
