@@ -70,6 +70,7 @@ class ReverseBuilder {
   std::map<const Stmt*, std::pair<std::string, Type>> saved_;  // values saved in locals instead of tapes
   std::vector<StmtPtr> hoisted_;                               // nested declarations the reverse sweep reads
   std::set<const Stmt*> storedPerIteration_;                   // loop-locals taped where they are computed
+  std::set<const Stmt*> unreadPerIteration_;                   // of those, the ones no reverse iteration reads
   std::set<std::string> skippedBuffers_;  // pointer parameters whose stores the forward sweep leaves out
   unsigned enclosingLine_ = 0;
   unsigned lastCommentLine_ = 0;  // statements of one forward line share its comment
@@ -216,11 +217,16 @@ class ReverseBuilder {
     });
   }
 
-  // The loop-locals of one iteration, from their tape, the last taped first.
-  StmtList loadedPerIteration(const Stmt& loop) {
+  // The loop-locals of one iteration that its reverse reads (`needed`), from their tape, the last
+  // taped first. Those it does not read are not taped at all.
+  StmtList loadedPerIteration(const Stmt& loop, const std::set<std::string>& needed) {
     StmtList out;
     for (auto it = loop.body.rbegin(); it != loop.body.rend(); ++it) {
       if (!storedPerIteration_.count(it->get())) continue;
+      if (!needed.count((*it)->name)) {
+        unreadPerIteration_.insert(it->get());
+        continue;
+      }
       Type t = (*it)->type;
       t.constant = true;
       out.push_back(decl((*it)->name, t, pop(tapeFor((*it)->name, (*it)->type))));
@@ -233,8 +239,11 @@ class ReverseBuilder {
   // reads, then the adjoints.
   StmtList reverseIteration(const Stmt& loop) {
     StmtList body = reverseList(loop.body);
-    if (body.empty()) return body;
     std::set<std::string> needed = analysis::readVariables(body);
+    if (body.empty()) {
+      loadedPerIteration(loop, needed);
+      return body;
+    }
     StmtList recomputed;
     for (auto it = loop.body.rbegin(); it != loop.body.rend(); ++it) {
       if (!plan_.recomputed.count(it->get()) || !needed.count((*it)->name)) continue;
@@ -245,7 +254,7 @@ class ReverseBuilder {
       recomputed.front()->comment = "recomputed, not taped";
       body.insert(body.begin(), recomputed.begin(), recomputed.end());
     }
-    StmtList loaded = loadedPerIteration(loop);
+    StmtList loaded = loadedPerIteration(loop, needed);
     body.insert(body.begin(), loaded.begin(), loaded.end());
     return body;
   }
@@ -319,7 +328,7 @@ class ReverseBuilder {
   void forwardDecl(const StmtPtr& s, bool nested, StmtList& out) {
     if (storedPerIteration_.count(s.get())) {
       out.push_back(s);
-      out.push_back(push(tapeFor(s->name, s->type), var(s->name, s->type)));
+      if (!unreadPerIteration_.count(s.get())) out.push_back(push(tapeFor(s->name, s->type), var(s->name, s->type)));
       return;
     }
     bool hoist = nested && plan_.reverseReads.count(s->name) && !plan_.recomputed.count(s.get());

@@ -74,3 +74,20 @@ double shadowed_locals(double u, double v) {
 }
 double calls_shadowed_locals(double x) { return shadowed_locals(x, x * x) * x; }
 // VERIFY: calls_shadowed_locals
+
+// A call's result computed in a loop and read only by a guard of the forward (a ?: whose branch
+// the reverse takes from its tape): taped and popped per iteration, it was declared from its tape
+// in the iteration's reverse and never read there (unused variable, an error under -Werror). What
+// no reverse iteration reads is not taped now. Found by random testing, batch 223007.
+double loop_guard_helper(double u, double v) { return u * v + 1.0; }
+double loop_result_in_guard(double a, double b) {
+  int k = 0;
+  while (k < 3 && b > -10.0) {
+    double v = ((loop_guard_helper(std::sin(b), std::cos(b)) < b - a * a ? loop_guard_helper(3.0, 2.0) : 3.0) * b);
+    b -= 0.25;
+    a += 0.125 * std::sin(v);
+    ++k;
+  }
+  return a * b;
+}
+// VERIFY: loop_result_in_guard
