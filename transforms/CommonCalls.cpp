@@ -51,15 +51,18 @@ std::set<std::string> writes(const Stmt& s) {
 // What a sharer looks for: pure calls, or factors of derivatives.
 enum class Shared { Calls, Factors };
 
+// The first adjoint or tangent that e reads, or nothing.
+const Expr* firstDerivative(const Expr& e) {
+  if (e.kind == ExprKind::Var && (naming::isAdjoint(e.text) || naming::isTangent(e.text))) return &e;
+  for (const ExprPtr& op : e.operands)
+    if (const Expr* found = firstDerivative(*op)) return found;
+  return nullptr;
+}
+
 // A product or quotient that reads an adjoint or a tangent: the factor the partial derivatives of
 // one forward statement have in common (d1_bar / vol).
 bool isFactor(const Expr& e) {
-  if (e.kind != ExprKind::Binary || (e.op != Op::Mul && e.op != Op::Div)) return false;
-  bool derivative = false;
-  walk(std::make_shared<Expr>(e), [&](const Expr& x) {
-    derivative |= x.kind == ExprKind::Var && (naming::isAdjoint(x.text) || naming::isTangent(x.text));
-  });
-  return derivative;
+  return e.kind == ExprKind::Binary && (e.op == Op::Mul || e.op == Op::Div) && firstDerivative(e);
 }
 
 class Sharer : public Rewriter {
@@ -86,12 +89,7 @@ class Sharer : public Rewriter {
       const Expr &a = *e.operands[0], &b = *e.operands[1];
       if (a.kind == ExprKind::Var && b.kind == ExprKind::Var)
         return names_.fresh(a.text + (e.op == Op::Div ? "_over_" : "_") + b.text);
-      std::string first;
-      walk(std::make_shared<Expr>(e), [&](const Expr& x) {
-        if (first.empty() && x.kind == ExprKind::Var && (naming::isAdjoint(x.text) || naming::isTangent(x.text)))
-          first = x.text;
-      });
-      return names_.fresh(first + "_factor");
+      return names_.fresh(firstDerivative(e)->text + "_factor");
     }
     // std::exp -> exp_..., __expf -> expf_...
     std::string base = e.text.rfind("std::", 0) == 0 ? e.text.substr(5) : e.text;
