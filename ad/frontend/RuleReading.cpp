@@ -1,6 +1,7 @@
 // Reading derivative rules: the functions of namespace adjoint::rules (runtime/adjoint/rules.h, and
-// the user's own), each a partial derivative of one function as one expression, and the other
-// names those functions go by (sinf for sin).
+// the user's own), each a partial derivative of one function as one expression; the other names
+// those functions go by (sinf for sin); and linear rules (the warp shuffles: the argument a
+// function is linear in, and its pullback).
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
