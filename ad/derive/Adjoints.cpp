@@ -37,6 +37,9 @@ Adjoints::Adjoints(const Module& m, const Function& f, const std::set<std::strin
   for (const Param* p : differentiatedParams(f, wrt)) seeds_.insert(p->name);
   const std::set<std::string>& seeds = seeds_;
   for (const std::string& v : analysis::variedVariables(f, seeds, m)) active_.insert(v);
+  walkExprs(f.body, [&](const Expr& e) {
+    if (isOp(e, Op::AddressOf)) addressed_.insert(rootName(*e.operands[0]));
+  });
   walk(f.body, [&](const Stmt& s) {
     if (s.kind == StmtKind::Decl) locals_[s.name] = s.type;
     if (s.kind == StmtKind::Assign && s.lhs->kind == ExprKind::Var) {
@@ -125,33 +128,61 @@ void Adjoints::propagate(const ExprPtr& e, const ExprPtr& adj, StmtList& out) {
         if (partial) propagate(e->operands[i], mul(adj, partial), out);
       }
       return;
-    case ExprKind::Call: {
-      const Rule* rule = m_.rule(e->text);
-      if (!rule) return;  // a nondifferentiable function: its value is a constant
-      if (rule->isLinear()) {
-        // A shuffle's pullback, computed into a local first, by every lane that ran the shuffle,
-        // before any branch of the propagation below.
-        std::string name = naming::adjointOf("shuffled" + std::to_string(++shuffles_));
-        out.push_back(decl(name, adj->type, rules::linearPullback(*rule, *e, adj)));
-        propagate(e->operands[static_cast<size_t>(rule->linearArgument)], var(name, adj->type), out);
-        return;
-      }
-      for (size_t i = 0; i < e->operands.size(); ++i) {
-        if (!readsActive(e->operands[i])) continue;
-        ExprPtr partial = rules::callPartial(*rule, *e, i);
-        if (!partial)
-          throw Diagnostic(at_, "no derivative of '" + e->text + "' with respect to argument " + std::to_string(i + 1),
-                           "");
-        propagate(e->operands[i], mul(adj, partial), out);
-      }
+    case ExprKind::Call:
+      propagateCall(e, adj, nullptr, out);
       return;
-    }
     default:
       return;
   }
 }
 
-void Adjoints::assignment(const ExprPtr& lhs, Op op, const ExprPtr& rhs, bool zeroAfter, StmtList& out) {
+// `result`: a variable holding the call's value, for a rule that reads it; null: the call itself.
+void Adjoints::propagateCall(const ExprPtr& e, const ExprPtr& adj, const ExprPtr& result, StmtList& out) {
+  const Rule* rule = m_.rule(e->text);
+  if (!rule) return;  // a nondifferentiable function: its value is a constant
+  if (rule->isLinear()) {
+    // A shuffle's pullback, computed into a local first, by every lane that ran the shuffle,
+    // before any branch of the propagation below.
+    std::string name = naming::adjointOf("shuffled" + std::to_string(++shuffles_));
+    out.push_back(decl(name, adj->type, rules::linearPullback(*rule, *e, adj)));
+    propagate(e->operands[static_cast<size_t>(rule->linearArgument)], var(name, adj->type), out);
+    return;
+  }
+  for (size_t i = 0; i < e->operands.size(); ++i) {
+    if (!readsActive(e->operands[i])) continue;
+    ExprPtr partial = rules::callPartial(*rule, *e, i, result);
+    if (!partial)
+      throw Diagnostic(at_, "no derivative of '" + e->text + "' with respect to argument " + std::to_string(i + 1), "");
+    propagate(e->operands[i], mul(adj, partial), out);
+  }
+}
+
+std::string Adjoints::resultVariable(const Stmt& s) const {
+  bool declared = s.kind == StmtKind::Decl && s.expr && !s.type.isIndexed();
+  bool assigned = s.kind == StmtKind::Assign && s.op == Op::Assign;
+  if (!declared && !assigned) return {};
+  // A scalar local, or an element of a local array (h[k] = tanh(a)).
+  const Expr* lvalue = declared ? nullptr : s.lhs.get();
+  bool element = lvalue && lvalue->kind == ExprKind::Index && lvalue->operands[0]->kind == ExprKind::Var;
+  if (lvalue && lvalue->kind != ExprKind::Var && !element) return {};
+  std::string v = declared ? s.name : rootName(*lvalue);
+  auto local = locals_.find(v);
+  if (local == locals_.end() || !local->second.isFloating() ||
+      (element ? !local->second.isArrayLocal() : local->second.isIndexed()))
+    return {};
+  const ExprPtr& value = s.expr;
+  const Rule* rule = rules::resultReadingRule(m_, *value);
+  if (!rule || !active_.count(v) || addressed_.count(v) || analysis::readVariables(value).count(v) ||
+      (element && analysis::readVariables(lvalue->operands[1]).count(v)))
+    return {};
+  for (size_t i = 0; i < value->operands.size(); ++i)
+    if (readsActive(value->operands[i]) && rule->partialReadsResult(i)) return v;
+  return {};
+}
+
+// `readsResult`: the reverse reads lhs's value after the assignment for the call's result.
+void Adjoints::assignment(const ExprPtr& lhs, Op op, const ExprPtr& rhs, bool zeroAfter, bool readsResult,
+                          StmtList& out) {
   if (!active_.count(rootName(*lhs)) || !lhs->type.isFloating()) return;
   ExprPtr bar = barOf(*lhs);
   ExprPtr zero = number(0, lhs->type);
@@ -170,6 +201,8 @@ void Adjoints::assignment(const ExprPtr& lhs, Op op, const ExprPtr& rhs, bool ze
     // v = e: e receives v_bar; the old v is dead, so its adjoint restarts at 0.
     if (isCall)
       callAdjoint(*value, bar, out);
+    else if (readsResult)
+      propagateCall(value, bar, lhs, out);
     else
       propagate(value, bar, out);
     if (zeroAfter) out.push_back(assign(bar, Op::Assign, zero));
@@ -236,14 +269,14 @@ void Adjoints::reverseOf(const Stmt& s, bool inLoop, StmtList& out) {
   switch (s.kind) {
     case StmtKind::Decl: {
       ExprPtr v = var(s.name, s.type);
-      if (s.expr) assignment(v, Op::Assign, s.expr, inLoop, out);
+      if (s.expr) assignment(v, Op::Assign, s.expr, inLoop, resultsRead_.count(&s) > 0, out);
       for (size_t k = s.args.size(); k-- > 0;)
         if (active_.count(s.name))
           propagate(s.args[k], index(barOf(*v), number(static_cast<double>(k), Type::integer())), out);
       return;
     }
     case StmtKind::Assign:
-      assignment(s.lhs, s.op, s.expr, true, out);
+      assignment(s.lhs, s.op, s.expr, true, resultsRead_.count(&s) > 0, out);
       return;
     case StmtKind::Eval:
       // A barrier of the forward is one of the reverse, where the adjoints flow back across it.

@@ -106,7 +106,8 @@ class TangentBuilder {
     }
   }
 
-  ExprPtr callTangent(const Expr& c) {
+  // `result`: a variable holding the call's value, for a rule that reads it; null: the call itself.
+  ExprPtr callTangent(const Expr& c, const ExprPtr& result = nullptr) {
     if (const Rule* rule = m_.rule(c.text); rule && rule->isLinear())
       return rules::linearTangent(*rule, c, tangent(c.operands[static_cast<size_t>(rule->linearArgument)]));
     if (const Rule* rule = m_.rule(c.text)) {
@@ -114,7 +115,7 @@ class TangentBuilder {
       for (size_t i = 0; i < c.operands.size(); ++i) {
         ExprPtr d = tangent(c.operands[i]);
         if (isZero(d)) continue;
-        ExprPtr partial = rules::callPartial(*rule, c, i);
+        ExprPtr partial = rules::callPartial(*rule, c, i, result);
         if (!partial)
           throw Diagnostic(at_, "no derivative of '" + c.text + "' with respect to argument " + std::to_string(i + 1),
                            "");
@@ -214,9 +215,21 @@ class TangentBuilder {
     return copy;
   }
 
+  // `v = f(u)` where f's rule reads its result (tanh_dx(x, y) = 1 - y * y) and f does not read v:
+  // the tangent, written after the value, reads v instead of evaluating f again.
+  bool tangentReadsResult(const Stmt& s, const std::string& v) const {
+    return rules::resultReadingRule(m_, *s.expr) && !analysis::readVariables(s.expr).count(v);
+  }
+
   void declaration(const StmtPtr& s, StmtList& out) {
     if (!activeVar(s->name, s->type)) {
       out.push_back(s);
+      return;
+    }
+    if (s->expr && !s->type.isIndexed() && tangentReadsResult(*s, s->name)) {
+      out.push_back(s);
+      out.push_back(
+          at(decl(naming::tangentOf(s->name), s->type, callTangent(*s->expr, var(s->name, s->type))), s->loc));
       return;
     }
     auto d = decl(naming::tangentOf(s->name), s->type, nullptr);
@@ -249,6 +262,11 @@ class TangentBuilder {
       return;
     }
     ExprPtr dot = dotOf(*s->lhs);
+    if (s->op == Op::Assign && s->lhs->kind == ExprKind::Var && tangentReadsResult(*s, s->lhs->text)) {
+      out.push_back(s);
+      out.push_back(at(assign(dot, Op::Assign, callTangent(*s->expr, s->lhs)), s->loc));
+      return;
+    }
     ExprPtr d = tangent(s->expr);
     StmtPtr t;
     if (s->op == Op::Assign || s->op == Op::Add || s->op == Op::Sub) {

@@ -47,9 +47,11 @@ class ReverseBuilder {
                             "' after storing into it: its value and vjp cannot be one kernel");
       skippedBuffers_.clear();
     }
-    if (!readBuffers.empty() || !skippedBuffers_.empty())
-      plan_ = planTape(f_.body, m_, reads, readBuffers, skippedBuffers_);
+    TapeRequests requests{readBuffers, skippedBuffers_, {}};
+    if (!readBuffers.empty() || !skippedBuffers_.empty()) plan_ = planTape(f_.body, m_, reads, requests);
+    planResultReads(requests, reads);
     markStoredPerIteration(f_.body);
+    adjoints_.restartNumbering();
     StmtList reverse = reverseList(f_.body);
     // A copy: the forward sweep's statements come from the module, and later stages edit them.
     StmtList forward = clone(forwardList(f_.body, false));
@@ -72,8 +74,35 @@ class ReverseBuilder {
   std::set<const Stmt*> storedPerIteration_;                   // loop-locals taped where they are computed
   std::set<const Stmt*> unreadPerIteration_;                   // of those, the ones no reverse iteration reads
   std::set<std::string> skippedBuffers_;  // pointer parameters whose stores the forward sweep leaves out
+  std::set<const Stmt*> readsAfter_;      // statements whose reverse reads the call's result they assign
   unsigned enclosingLine_ = 0;
   unsigned lastCommentLine_ = 0;  // statements of one forward line share its comment
+
+  // A rule reading the call's result (`h = tanh(u)`: tanh_dx(x, y) = 1 - y * y) reads the local
+  // holding it, where the plan keeps its value for the reverse of the call's statement at no
+  // cost: no overwrite restored that was not before, and no value taped per iteration that
+  // nothing else reads. Elsewhere the reverse evaluates the call again.
+  void planResultReads(TapeRequests& requests, const std::function<std::set<std::string>(const Stmt&)>& reads) {
+    std::map<const Stmt*, std::string> candidates;
+    std::map<std::string, int> readers;  // how many statements' reverses read each variable
+    walk(f_.body, [&](const Stmt& s) {
+      if (std::string v = adjoints_.resultVariable(s); !v.empty()) candidates[&s] = v;
+      for (const std::string& v : reads(s)) ++readers[v];
+    });
+    std::set<const Stmt*> kept;
+    for (const auto& [s, v] : candidates) {
+      if (plan_.restored.count(s) && plan_.inLoop.count(s) && !readers[v]) continue;
+      TapeRequests one = requests;
+      one.readsAfter = {{s, v}};
+      if (planTape(f_.body, m_, reads, one).restored != plan_.restored) continue;
+      requests.readsAfter.emplace(s, v);
+      kept.insert(s);
+    }
+    if (kept.empty()) return;
+    readsAfter_ = kept;
+    adjoints_.readResultsOf(kept);
+    plan_ = planTape(f_.body, m_, reads, requests);
+  }
 
   // The pointer parameters the function stores into.
   std::set<std::string> writtenBuffers() const {
@@ -147,9 +176,14 @@ class ReverseBuilder {
       case StmtKind::Continue:
       case StmtKind::Block:
         break;
-      default:
-        if (plan_.restored.count(&s) && !storedPerIteration_.count(&s)) out.push_back(restore(s));
+      default: {
+        // The restore gives the value before s; a reverse reading the value s assigned runs first.
+        bool restores = plan_.restored.count(&s) && !storedPerIteration_.count(&s);
+        bool readsAfter = readsAfter_.count(&s) > 0;
+        if (restores && !readsAfter) out.push_back(restore(s));
         adjoints_.reverseOf(s, plan_.inLoop.count(&s) > 0, out);
+        if (restores && readsAfter) out.push_back(restore(s));
+      }
     }
     enclosingLine_ = outerLine;
     // One comment per forward line: a statement on its loop's line needs none of its own.

@@ -35,9 +35,8 @@ std::string overwrittenName(const Stmt& s) { return s.kind == StmtKind::Decl ? s
 // an overwrite of such a variable must restore it.
 class ExposedReads {
  public:
-  ExposedReads(TapePlan& plan, const std::function<Names(const Stmt&)>& reverseReads, const Names& alwaysRestored,
-               const Names& neverStored)
-      : plan_(plan), reverseReads_(reverseReads), alwaysRestored_(alwaysRestored), neverStored_(neverStored) {}
+  ExposedReads(TapePlan& plan, const std::function<Names(const Stmt&)>& reverseReads, const TapeRequests& requests)
+      : plan_(plan), reverseReads_(reverseReads), requests_(requests) {}
 
   // Returns whether a new restore was found.
   bool run(const StmtList& body) {
@@ -49,14 +48,21 @@ class ExposedReads {
  private:
   TapePlan& plan_;
   const std::function<Names(const Stmt&)>& reverseReads_;
-  const Names& alwaysRestored_;
-  const Names& neverStored_;
+  const TapeRequests& requests_;
   std::vector<Names> breaks_;  // states at the breaks of the innermost loop
 
+  // The reads of `s`'s reverse of values before `s`.
   Names readsOf(const Stmt& s) {
     Names r = reverseReads_(s);
     if (plan_.restored.count(&s) && s.kind == StmtKind::Assign) r.merge(indexReads(*s.lhs));
+    if (auto after = requests_.readsAfter.find(&s); after != requests_.readsAfter.end()) r.erase(after->second);
     return r;
+  }
+
+  // After `s`, what its reverse reads of the value it assigned.
+  Names withReadAfter(const Stmt& s, Names state) {
+    if (auto after = requests_.readsAfter.find(&s); after != requests_.readsAfter.end()) state.insert(after->second);
+    return state;
   }
 
   Names flowList(const StmtList& body, Names state, bool inLoop) {
@@ -85,12 +91,12 @@ class ExposedReads {
     }
     Names reads = readsOf(s);
     if (plan_.recomputed.count(&s)) reads.merge(analysis::readVariables(s.expr));
-    if (!isOverwrite(s, inLoop) || plan_.recomputed.count(&s) || neverStored_.count(overwrittenName(s))) {
+    if (!isOverwrite(s, inLoop) || plan_.recomputed.count(&s) || requests_.neverStored.count(overwrittenName(s))) {
       state.merge(reads);
-      return state;
+      return withReadAfter(s, std::move(state));
     }
     std::string v = overwrittenName(s);
-    if (state.count(v) || reads.count(v) || alwaysRestored_.count(v)) plan_.restored.insert(&s);
+    if (state.count(v) || reads.count(v) || requests_.alwaysRestored.count(v)) plan_.restored.insert(&s);
     reads = readsOf(s);  // a new restore of a[i] reads i
     // Overwriting all of v satisfies S's own reads of v (its restore gives the old value) and
     // hides earlier ones. Writing one element of an array does neither: S may read other
@@ -101,7 +107,7 @@ class ExposedReads {
       reads.erase(v);
     }
     state.merge(reads);
-    return state;
+    return withReadAfter(s, std::move(state));
   }
 
   Names flowLoop(const Stmt& s, Names state) {
@@ -170,8 +176,7 @@ std::set<const Stmt*> recomputableDeclarations(const StmtList& body, const Modul
 }
 
 TapePlan planTape(const StmtList& body, const Module& m,
-                  const std::function<std::set<std::string>(const Stmt&)>& reverseReads,
-                  const std::set<std::string>& alwaysRestored, const std::set<std::string>& neverStored) {
+                  const std::function<std::set<std::string>(const Stmt&)>& reverseReads, const TapeRequests& requests) {
   TapePlan plan;
   plan.recomputed = recomputableDeclarations(body, m);
   walk(body, [&](const Stmt& s) {
@@ -181,7 +186,7 @@ TapePlan planTape(const StmtList& body, const Module& m,
     for (const std::string& v : analysis::readVariables(s.expr))
       if (written.count(v)) plan.tapedBranch.insert(&s);
   });
-  ExposedReads flow(plan, reverseReads, alwaysRestored, neverStored);
+  ExposedReads flow(plan, reverseReads, requests);
   while (flow.run(body)) {
   }
   walk(body, [&](const Stmt& s) {
@@ -189,6 +194,7 @@ TapePlan planTape(const StmtList& body, const Module& m,
     plan.reverseReads.merge(reverseReads(s));
     if (plan.recomputed.count(&s)) plan.reverseReads.merge(analysis::readVariables(s.expr));
   });
+  for (const auto& [s, v] : requests.readsAfter) plan.reverseReads.insert(v);
   for (const Stmt* s : plan.restored) {
     plan.reverseReads.insert(overwrittenName(*s));
     if (s->kind == StmtKind::Assign) plan.reverseReads.merge(indexReads(*s->lhs));

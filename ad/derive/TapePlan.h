@@ -13,6 +13,11 @@
 //
 // A local declared in a loop body from values the loop does not change (parameters, counters,
 // other such locals) is recomputed at the top of each reverse iteration instead of taped.
+//
+// The reverse of a statement may also read the value the statement itself assigned (the call's
+// result, for a rule that takes it: readsAfter): for the dataflow that read comes after the
+// statement's write, so overwrites after the statement keep the value, and the statement's own
+// restore, if any, runs after its reverse.
 #pragma once
 
 #include <functional>
@@ -32,13 +37,23 @@ struct TapePlan {
   std::set<std::string> reverseReads;     // variables the reverse sweep reads or restores
 };
 
+struct TapeRequests {
+  // Every overwrite of these variables is restored, needed or not: the caller's buffers, which a
+  // vjp leaves as it received them.
+  std::set<std::string> alwaysRestored;
+  // Stores into these are left out of the forward sweep: nothing to restore.
+  std::set<std::string> neverStored;
+  // Statements whose reverse reads the value the statement itself assigns (a call's result, which
+  // its rule reads): that variable, which the reverse reads after the statement's write and
+  // before its restore. Overwrites after the statement keep the value for it.
+  std::map<const ir::Stmt*, std::string> readsAfter;
+};
+
 // `reverseReads(s)` gives the variables the reverse code of the single statement `s` reads (for
-// compound statements: their header only). Every overwrite of a variable in `alwaysRestored` is
-// restored, needed or not: the caller's buffers, which a vjp leaves as it received them. Stores
-// into a variable in `neverStored` are left out of the forward sweep: nothing to restore.
+// compound statements: their header only), as they were before `s`, apart from its readsAfter.
 TapePlan planTape(const ir::StmtList& body, const ir::Module& m,
                   const std::function<std::set<std::string>(const ir::Stmt&)>& reverseReads,
-                  const std::set<std::string>& alwaysRestored = {}, const std::set<std::string>& neverStored = {});
+                  const TapeRequests& requests = {});
 
 // The declarations of loop bodies that can be recomputed in the reverse sweep (see above).
 std::set<const ir::Stmt*> recomputableDeclarations(const ir::StmtList& body, const ir::Module& m);

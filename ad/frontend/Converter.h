@@ -58,7 +58,8 @@ class Converter {
   Reporter report_;
   std::deque<const FunctionDecl*> pending_;
   std::set<const FunctionDecl*> queued_;
-  std::map<std::string, ir::Rule> rules_;  // by the name of the function they differentiate
+  std::map<std::string, ir::Rule> rules_;                   // by the name of the function they differentiate
+  std::map<std::string, const FunctionDecl*> ruleSources_;  // the first rule of each function, for diagnostics
   ir::Module module_;
 
   std::vector<const FunctionDecl*> ruleDecls_;
@@ -73,6 +74,7 @@ class Converter {
   // Registers the rule `fd` (when `convertBody`, converts its expression: after all rules are
   // known, since rules call functions that have rules).
   void addRule(const FunctionDecl* fd, bool convertBody);
+  std::string ruleResult(const ir::Rule& rule, const FunctionDecl* fd, const std::string& key);
   ir::ExprPtr ruleCall(const FunctionDecl* fd, const std::string& spelled, const std::string& key,
                        std::vector<ir::ExprPtr> args, const ir::Type& type);
   void declareExternal(const FunctionDecl* fd, const std::string& name);

@@ -1,5 +1,6 @@
 // Reading derivative rules: the functions of namespace adjoint::rules (runtime/adjoint/rules.h, and
-// the user's own), each a partial derivative of one function as one expression; the other names
+// the user's own), each a partial derivative of one function as one expression, over the
+// function's parameters and, optionally, one more for the call's result; the other names
 // those functions go by (sinf for sin); and linear rules (the warp shuffles: the argument a
 // function is linear in, and its pullback).
 #include <clang/AST/Decl.h>
@@ -112,6 +113,7 @@ void Converter::addRule(const FunctionDecl* fd, bool convertBody) {
     }
     rule.params = params;
     rule.partials.resize(params.size());
+    ruleSources_.emplace(target, fd);
     return;
   }
   if (convertBody) return;
@@ -130,9 +132,36 @@ void Converter::declareExternal(const FunctionDecl* fd, const std::string& name)
   module_.externals.push_back(f);
 }
 
+// The parameter by which the rules of `key` name the call's result: a rule with one parameter
+// more than the function `fd` names it by its last. Empty when they take the arguments alone.
+std::string Converter::ruleResult(const ir::Rule& rule, const FunctionDecl* fd, const std::string& key) {
+  auto source = ruleSources_.find(key);
+  size_t arity = fd->getNumParams();
+  if (source == ruleSources_.end() || rule.params.size() == arity) return {};  // (a linear rule alone: none)
+  SourceRange where = source->second->getSourceRange();
+  if (rule.params.size() != arity + 1) {
+    fail(where,
+         "the rules of '" + key + "' take " + std::to_string(rule.params.size()) + " parameters, but '" + key +
+             "' takes " + std::to_string(arity),
+         "give a rule the function's parameters, and optionally one more, last, for the call's result: "
+         "tanh_dx(double x, double y) { return 1 - y * y; }");
+    return {};
+  }
+  if (rule.partials.back()) {
+    fail(where,
+         "'" + rule.params.back() + "' is the result of '" + key + "', not one of its parameters: '" + key + "_d" +
+             rule.params.back() + "' is no partial derivative",
+         "differentiate with respect to the function's own parameters");
+    return {};
+  }
+  return rule.params.back();
+}
+
 ir::ExprPtr Converter::ruleCall(const FunctionDecl* fd, const std::string& spelled, const std::string& key,
                                 std::vector<ir::ExprPtr> args, const ir::Type& type) {
-  module_.rules[spelled] = rules_.at(key);
+  ir::Rule rule = rules_.at(key);
+  rule.result = ruleResult(rule, fd, key);
+  module_.rules[spelled] = rule;
   if (!sm_.isInSystemHeader(fd->getLocation()) && fd->getBuiltinID() == 0) declareExternal(fd, spelled);
   return ir::call(spelled, std::move(args), type);
 }

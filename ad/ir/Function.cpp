@@ -48,6 +48,13 @@ const Rule* Module::rule(const std::string& callee) const {
   return it == rules.end() ? nullptr : &it->second;
 }
 
+bool Rule::partialReadsResult(size_t i) const {
+  if (result.empty() || i >= partials.size() || !partials[i]) return false;
+  bool reads = false;
+  walk(partials[i], [&](const Expr& e) { reads |= e.kind == ExprKind::Var && e.text == result; });
+  return reads;
+}
+
 bool Module::isPureCall(const Expr& call) const {
   const Rule* r = call.kind == ExprKind::Call ? rule(call.text) : nullptr;
   if (!r || r->isLinear()) return false;

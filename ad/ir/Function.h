@@ -90,6 +90,11 @@ struct Function {
 struct Rule {
   std::vector<std::string> params;  // the rule functions' parameter names
   std::vector<ExprPtr> partials;    // partials[i]: d f / d params[i] over params; null: none given
+  // The parameter a rule names the call's result by (y in tanh_dx(x, y) = 1 - y * y: one more
+  // parameter than the function has, the last); empty when the rules take the arguments alone.
+  std::string result;
+  // Whether partial i reads the call's result.
+  bool partialReadsResult(size_t i) const;
   // A linear rule (a warp shuffle): f is linear in its argument `linearArgument` (-1: none), and
   // `pullback`, called with f's arguments and the adjoint of f's result in that argument's place,
   // is what the argument's adjoint receives. Such a function moves values between threads: it is

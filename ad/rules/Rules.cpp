@@ -65,11 +65,17 @@ ExprPtr instantiate(const ExprPtr& e, const std::map<std::string, ExprPtr>& args
 
 }  // namespace
 
-ExprPtr callPartial(const Rule& rule, const Expr& c, size_t i) {
+ExprPtr callPartial(const Rule& rule, const Expr& c, size_t i, const ExprPtr& result) {
   if (i >= rule.partials.size() || !rule.partials[i]) return nullptr;
   std::map<std::string, ExprPtr> args;
   for (size_t k = 0; k < rule.params.size() && k < c.operands.size(); ++k) args[rule.params[k]] = c.operands[k];
+  if (!rule.result.empty()) args[rule.result] = result ? result : std::make_shared<Expr>(c);
   return instantiate(rule.partials[i], args, c.type.element());
+}
+
+const Rule* resultReadingRule(const Module& m, const Expr& value) {
+  const Rule* rule = value.kind == ExprKind::Call ? m.rule(value.text) : nullptr;
+  return rule && !rule->isLinear() && !rule->result.empty() ? rule : nullptr;
 }
 
 // f(.., v, ..) linear in v:  v_bar += pullback(.., y_bar, ..);  y_dot = f(.., v_dot, ..)

@@ -18,8 +18,14 @@ ir::ExprPtr operatorPartial(ir::Op op, const ir::ExprPtr& a, const ir::ExprPtr& 
 
 // The partial derivative of `call` (a call of a function with a rule) with respect to argument i:
 // the rule's expression with the call's arguments in place of its parameters, and floating
-// literals in the call's type. Null when the rule gives none for that argument.
-ir::ExprPtr callPartial(const ir::Rule& rule, const ir::Expr& call, size_t i);
+// literals in the call's type. Null when the rule gives none for that argument. A rule that names
+// the call's result (Rule::result) reads `result`, a variable holding the call's value, or, when
+// none is given, the call itself (evaluated again).
+ir::ExprPtr callPartial(const ir::Rule& rule, const ir::Expr& call, size_t i, const ir::ExprPtr& result = nullptr);
+
+// The rule of `value` when it is a call whose rule reads the call's result (Rule::result); null
+// otherwise.
+const ir::Rule* resultReadingRule(const ir::Module& m, const ir::Expr& value);
 
 // A call of a function with a linear rule (Rule::isLinear: the warp shuffles of runtime/adjoint/rules.h).
 // What its linear argument's adjoint receives, given `adj`, the adjoint of the call's result:

@@ -3,7 +3,10 @@
 // A rule is a function in namespace adjoint::rules named <function>_d<parameter>, taking the same
 // parameters as <function> and returning the partial derivative of <function> with respect to
 // <parameter>, as one return statement. Reverse mode multiplies it by the adjoint of the call
-// (x_bar += f_bar * f_dx(x)); forward mode by the tangent (f_dot += f_dx(x) * x_dot). Rules are
+// (x_bar += f_bar * f_dx(x)); forward mode by the tangent (f_dot += f_dx(x) * x_dot). A rule may
+// take one parameter more, last: the call's result (tanh_dx(x, y) = 1 - y * y). Generated code then
+// reads the variable the forward stored the result in (h = tanh(u): u_bar += h_bar * (1 - h * h))
+// where it still holds it, and evaluates the call again elsewhere. Rules are
 // inlined into the generated code; a function with rules needs no body, and rules for a function
 // that has one replace differentiating its body. Floating literals take the type of the call.
 // Rules also declare the function pure: its value depends on its arguments alone, so generated
@@ -49,14 +52,14 @@ inline double atanh_dx(double x) { return 1 / (1 - x * x); }
 inline double sinh_dx(double x) { return std::cosh(x); }
 // d/dx cosh x = sinh x
 inline double cosh_dx(double x) { return std::sinh(x); }
-// d/dx tanh x = 1 - tanh^2 x
-inline double tanh_dx(double x) { return 1 - std::tanh(x) * std::tanh(x); }
-// d/dx e^x = e^x
-inline double exp_dx(double x) { return std::exp(x); }
-// d/dx 2^x = 2^x ln 2
-inline double exp2_dx(double x) { return std::exp2(x) * M_LN2; }
-// d/dx (e^x - 1) = e^x
-inline double expm1_dx(double x) { return std::exp(x); }
+// d/dx tanh x = 1 - tanh^2 x = 1 - y^2  (y = tanh x)
+inline double tanh_dx([[maybe_unused]] double x, double y) { return 1 - y * y; }
+// d/dx e^x = e^x = y  (y = e^x)
+inline double exp_dx([[maybe_unused]] double x, double y) { return y; }
+// d/dx 2^x = 2^x ln 2 = y ln 2  (y = 2^x)
+inline double exp2_dx([[maybe_unused]] double x, double y) { return y * M_LN2; }
+// d/dx (e^x - 1) = e^x = y + 1  (y = e^x - 1)
+inline double expm1_dx([[maybe_unused]] double x, double y) { return y + 1; }
 // d/dx ln x = 1 / x
 inline double log_dx(double x) { return 1 / x; }
 // d/dx log2 x = 1 / (x ln 2)
@@ -65,18 +68,18 @@ inline double log2_dx(double x) { return 1 / (x * M_LN2); }
 inline double log10_dx(double x) { return 1 / (x * M_LN10); }
 // d/dx ln(1 + x) = 1 / (1 + x)
 inline double log1p_dx(double x) { return 1 / (1 + x); }
-// d/dx sqrt x = 1 / (2 sqrt x)
-inline double sqrt_dx(double x) { return 1 / (2 * std::sqrt(x)); }
-// d/dx cbrt x = 1 / (3 cbrt^2 x)
-inline double cbrt_dx(double x) { return 1 / (3 * std::cbrt(x) * std::cbrt(x)); }
+// d/dx sqrt x = 1 / (2 sqrt x) = 1 / (2 y)  (y = sqrt x)
+inline double sqrt_dx([[maybe_unused]] double x, double y) { return 1 / (2 * y); }
+// d/dx cbrt x = 1 / (3 cbrt^2 x) = 1 / (3 y^2)  (y = cbrt x)
+inline double cbrt_dx([[maybe_unused]] double x, double y) { return 1 / (3 * y * y); }
 // d/dx x^y = y x^(y - 1)
 inline double pow_dx(double x, double y) { return y * std::pow(x, y - 1); }
 // d/dy x^y = x^y ln x
 inline double pow_dy(double x, double y) { return std::pow(x, y) * std::log(x); }
-// d/dx hypot(x, y) = x / hypot(x, y)
-inline double hypot_dx(double x, double y) { return x / std::hypot(x, y); }
-// d/dy hypot(x, y) = y / hypot(x, y)
-inline double hypot_dy(double x, double y) { return y / std::hypot(x, y); }
+// d/dx hypot(x, y) = x / hypot(x, y) = x / h  (h = hypot(x, y))
+inline double hypot_dx(double x, [[maybe_unused]] double y, double h) { return x / h; }
+// d/dy hypot(x, y) = y / hypot(x, y) = y / h
+inline double hypot_dy([[maybe_unused]] double x, double y, double h) { return y / h; }
 // d/dx erf x = 2/sqrt(pi) e^(-x^2)
 inline double erf_dx(double x) { return M_2_SQRTPI * std::exp(-x * x); }
 // d/dx erfc x = -2/sqrt(pi) e^(-x^2)
@@ -196,8 +199,8 @@ inline constexpr LinearRule __shfl_xor_sync_linear = {1, "adjoint::shfl_xor_sync
 inline constexpr LinearRule __shfl_down_sync_linear = {1, "adjoint::shfl_down_sync_adjoint"};
 inline constexpr LinearRule __shfl_up_sync_linear = {1, "adjoint::shfl_up_sync_adjoint"};
 
-// d/dx __expf x = __expf x
-__host__ __device__ inline float __expf_dx(float x) { return __expf(x); }
+// d/dx __expf x = __expf x = y  (y = __expf x)
+__host__ __device__ inline float __expf_dx([[maybe_unused]] float x, float y) { return y; }
 // d/dx __logf x = 1 / x
 __host__ __device__ inline float __logf_dx(float x) { return 1 / x; }
 // d/dx __sinf x = __cosf x
@@ -212,10 +215,10 @@ __host__ __device__ inline float __powf_dy(float x, float y) { return __powf(x, 
 __host__ __device__ inline float __fdividef_dx([[maybe_unused]] float x, float y) { return __fdividef(1, y); }
 // d/dy __fdividef(x, y) = -x / y^2
 __host__ __device__ inline float __fdividef_dy(float x, float y) { return -__fdividef(x, y * y); }
-// d/dx rsqrt x = -rsqrt(x) / (2 x)
-__host__ __device__ inline double rsqrt_dx(double x) { return -rsqrt(x) / (2 * x); }
-// d/dx rsqrtf x = -rsqrtf(x) / (2 x)
-__host__ __device__ inline float rsqrtf_dx(float x) { return -rsqrtf(x) / (2 * x); }
+// d/dx rsqrt x = d/dx x^(-1/2) = -x^(-3/2) / 2 = -y^3 / 2  (y = rsqrt x)
+__host__ __device__ inline double rsqrt_dx([[maybe_unused]] double x, double y) { return -0.5 * y * y * y; }
+// d/dx rsqrtf x = -y^3 / 2  (y = rsqrtf x)
+__host__ __device__ inline float rsqrtf_dx([[maybe_unused]] float x, float y) { return -0.5f * y * y * y; }
 
 }  // namespace adjoint::rules
 #endif

@@ -24,16 +24,13 @@ void mlp_loss_grad(const double *X, const double *Y, int batch, int in_dim, int 
                    const double *W1, const double *b1, const double *w2, double b2, double *X_bar,
                    double *Y_bar, double *W1_bar, double *b1_bar, double *w2_bar, double *b2_bar) {
   // recorded by the forward sweep for the reverse sweep
-  std::vector<double> a_tape;
   std::vector<double> err_tape;
   std::vector<double> h_tape;
   double h[16] = {};
-  double a = 0.0;
   // forward sweep
   for (int n = 0; n < batch; ++n) {
     for (int k = 0; k < hidden; ++k) {
-      a_tape.push_back(a);
-      a = b1[k];
+      double a = b1[k];
       for (int i = 0; i < in_dim; ++i) {
         a += W1[k * in_dim + i] * X[n * in_dim + i];
       }
@@ -77,17 +74,15 @@ void mlp_loss_grad(const double *X, const double *Y, int batch, int in_dim, int 
     // line 13: for (int k = 0; k < hidden; ++k) {
     for (int k = hidden - 1; k >= 0; --k) {
       // line 16: h[k] = std::tanh(a);
-      h[k] = adjoint_pop(h_tape);
-      const double tanh_a = std::tanh(a);
-      a_bar += h_bar[k] * (1.0 - tanh_a * tanh_a);
+      a_bar += h_bar[k] * (1.0 - h[k] * h[k]);
       h_bar[k] = 0.0;
+      h[k] = adjoint_pop(h_tape);
       // line 15: for (int i = 0; i < in_dim; ++i) a += W1[k * in_dim + i] * X[n * in_dim + i];
       for (int i = in_dim - 1; i >= 0; --i) {
         W1_bar[k * in_dim + i] += a_bar * X[n * in_dim + i];
         X_bar[n * in_dim + i] += a_bar * W1[k * in_dim + i];
       }
       // line 14: double a = b1[k];
-      a = adjoint_pop(a_tape);
       b1_bar[k] += a_bar;
       a_bar = 0.0;
     }

@@ -237,9 +237,8 @@ static __global__ void softmax_cross_entropy_vjp(const float *logits, const int 
       {
         float sum_bar_new = sum_bar;
         sum_bar = sum_bar_new;
-        float shuffled11_bar =
-            adjoint::shfl_xor_sync_adjoint(0xffffffffu, sum_bar_new, o, warpSize);
-        sum_bar += shuffled11_bar;
+        float shuffled1_bar = adjoint::shfl_xor_sync_adjoint(0xffffffffu, sum_bar_new, o, warpSize);
+        sum_bar += shuffled1_bar;
       }
     }
     // line 45: for (int c = lane; c < classes; c += 32) sum += expf(z[c] - m);

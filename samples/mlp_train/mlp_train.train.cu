@@ -230,9 +230,9 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
         {
           float sum_bar_new = sum_bar;
           sum_bar = sum_bar_new;
-          float shuffled6_bar =
+          float shuffled1_bar =
               adjoint::shfl_xor_sync_adjoint(0xffffffffu, sum_bar_new, o, warpSize);
-          sum_bar += shuffled6_bar;
+          sum_bar += shuffled1_bar;
         }
       }
       // line 45: for (int c = lane; c < classes; c += 32) sum += expf(z[c] - m);

@@ -24,11 +24,12 @@ __global__ void w1_loss_vjp(const float *x, const float *y, const float *a, cons
   for (unsigned int virtual_block = blockIdx.x; virtual_block < virtual_blocks;
        virtual_block += gridDim.x) {
     // recorded by the forward sweep for the reverse sweep
+    float h = 0.0f;
     float r = 0.0f;
     // forward sweep
     int i = static_cast<int>(virtual_block * blockDim.x + threadIdx.x);
     if (i < n) {
-      float h = std::tanh(a[0] * x[i] + b[0]);
+      h = std::tanh(a[0] * x[i] + b[0]);
       r = h - y[i];
     }
     // reverse sweep
@@ -38,9 +39,8 @@ __global__ void w1_loss_vjp(const float *x, const float *y, const float *a, cons
     if (i < n) {
       r_bar += 2.0f * (loss_bar[0] / static_cast<float>(n) * r);
       h_bar += r_bar;
-      const float tanh_value = std::tanh(a[0] * x[i] + b[0]);
       // a[0]: the same address in every thread: summed in a register, added below
-      const float h_bar_factor = h_bar * (1.0f - tanh_value * tanh_value);
+      const float h_bar_factor = h_bar * (1.0f - h * h);
       a_bar_sum += h_bar_factor * x[i];
       // b[0]: the same address in every thread: summed in a register, added below
       b_bar_sum += h_bar_factor;

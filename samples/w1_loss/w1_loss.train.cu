@@ -78,11 +78,12 @@ w1_loss_value_and_vjp_wrt_a_b_loss(const float *x, const float *y, const float *
   for (unsigned int virtual_block = blockIdx.x; virtual_block < virtual_blocks;
        virtual_block += gridDim.x) {
     // recorded by the forward sweep for the reverse sweep
+    float h = 0.0f;
     float r = 0.0f;
     // forward sweep
     int i = static_cast<int>(virtual_block * blockDim.x + threadIdx.x);
     if (i < n) {
-      float h = std::tanh(a[0] * x[i] + b[0]);
+      h = std::tanh(a[0] * x[i] + b[0]);
       r = h - y[i];
       // loss[0]: the same address in every thread: summed in a register, added below
       loss_sum += r * r / static_cast<float>(n);
@@ -94,9 +95,8 @@ w1_loss_value_and_vjp_wrt_a_b_loss(const float *x, const float *y, const float *
     if (i < n) {
       r_bar += 2.0f * (loss_bar[0] / static_cast<float>(n) * r);
       h_bar += r_bar;
-      const float tanh_value = std::tanh(a[0] * x[i] + b[0]);
       // a[0]: the same address in every thread: summed in a register, added below
-      const float h_bar_factor = h_bar * (1.0f - tanh_value * tanh_value);
+      const float h_bar_factor = h_bar * (1.0f - h * h);
       a_bar_sum += h_bar_factor * x[i];
       // b[0]: the same address in every thread: summed in a register, added below
       b_bar_sum += h_bar_factor;

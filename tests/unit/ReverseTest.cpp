@@ -67,6 +67,22 @@ Module iteratedSine() {
   return m;
 }
 
+// double g(double x) { double e = exp(x); double s = e + x; e = exp(s); return s + e; }, with
+// exp's rule reading its result: exp_dx(x, y) = y.
+Module storedResults() {
+  ExprPtr x = var("x", kDouble), e = var("e", kDouble), s = var("s", kDouble);
+  Function f;
+  f.name = "results";
+  f.returnType = kDouble;
+  f.params = {{"x", kDouble}};
+  f.body = {decl("e", kDouble, call("std::exp", {x}, kDouble)), decl("s", kDouble, add(e, x)),
+            assign(e, Op::Assign, call("std::exp", {s}, kDouble)), ret(add(s, e))};
+  Module m;
+  m.functions.push_back(f);
+  m.rules["std::exp"] = Rule{{"x", "y"}, {var("y", kDouble), ExprPtr()}, "y"};
+  return m;
+}
+
 std::string reverse(const Module& m, const std::string& fn) {
   auto fs = derive::differentiate(m, {fn, {}, true}, derive::Mode::Reverse);
   return print(fs.front());
@@ -87,6 +103,18 @@ TEST_CASE("a value overwritten in a loop and read by its derivative is taped") {
   CHECK(g.find("v_tape.push_back(v);") != std::string::npos);
   CHECK(g.find("v = adjoint_pop(v_tape);") != std::string::npos);
   CHECK(g.find("std::cos(v)") != std::string::npos);
+}
+
+TEST_CASE("a rule reading the call's result reads the local holding it, while the local holds it") {
+  std::string g = reverse(storedResults(), "results");
+  CHECK(g.find("tape") == std::string::npos);
+  // The second exp's value is e's last: read. The first's was overwritten: evaluated again,
+  // rather than restored from a tape.
+  CHECK(g.find("s_bar += e_bar * e;") != std::string::npos);
+  CHECK(g.find("std::exp(x)") != std::string::npos);
+  auto fs = derive::differentiate(storedResults(), {"results", {}, true}, derive::Mode::Forward);
+  std::string jvp = print(fs.front());
+  CHECK(jvp.find("e = std::exp(s);\n  e_dot = s_dot * e;") != std::string::npos);
 }
 
 TEST_CASE("forward mode carries tangents next to values") {

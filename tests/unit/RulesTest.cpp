@@ -28,6 +28,17 @@ TEST_CASE("floating literals of a rule take the type of a float call") {
   CHECK(print(*rules::callPartial(half, *f, 0)) == "1.0f / (2.0f * u)");
 }
 
+TEST_CASE("a rule reading the call's result reads the variable holding it, or else the call") {
+  // tanh_dx(x, y) = 1 - y * y
+  ExprPtr y = var("y", kDouble);
+  Rule tanh{{"x", "y"}, {sub(number(1, kDouble), mul(y, y)), ExprPtr()}, "y"};
+  CHECK(tanh.partialReadsResult(0));
+  CHECK_FALSE(tanh.partialReadsResult(1));
+  ExprPtr f = call("std::tanh", {var("u", kFloat)}, kFloat);
+  CHECK(print(*rules::callPartial(tanh, *f, 0, var("h", kFloat))) == "1.0f - h * h");
+  CHECK(print(*rules::callPartial(tanh, *f, 0)) == "1.0f - std::tanh(u) * std::tanh(u)");
+}
+
 TEST_CASE("operator partials") {
   ExprPtr a = var("a", kDouble), b = var("b", kDouble);
   CHECK(print(*rules::operatorPartial(Op::Mul, a, b, 0)) == "b");
