@@ -188,12 +188,25 @@ void Adjoints::assignment(const ExprPtr& lhs, Op op, const ExprPtr& rhs, bool ze
   ExprPtr zero = number(0, lhs->type);
   bool isCall = rhs->kind == ExprKind::Call && m_.find(rhs->text);
   bool rhsReadsItself = analysis::readVariables(rhs).count(rootName(*lhs)) > 0;
-  if ((op == Op::Add || op == Op::Sub) && !rhsReadsItself) {
-    // v += e: v_bar flows unchanged into e (negated for -=), and v keeps its adjoint.
+  if (op == Op::Add || op == Op::Sub) {
+    // v += e: v_bar flows unchanged into e (negated for -=), and v keeps its adjoint. An e that
+    // reads v adds into v_bar: it receives v_bar as it was before, from a copy.
+    StmtList inner;
+    ExprPtr adj = bar;
+    if (rhsReadsItself) {
+      std::string name = naming::updatedAdjointOf(rootName(*lhs));
+      inner.push_back(decl(name, lhs->type.element(), bar));
+      adj = var(name, lhs->type.element());
+    }
+    if (op == Op::Sub) adj = neg(adj);
     if (isCall)
-      callAdjoint(*rhs, op == Op::Add ? bar : neg(bar), out);
+      callAdjoint(*rhs, adj, inner);
     else
-      propagate(rhs, op == Op::Add ? bar : neg(bar), out);
+      propagate(rhs, adj, inner);
+    if (rhsReadsItself)
+      out.push_back(block(inner));
+    else
+      out.insert(out.end(), inner.begin(), inner.end());
     return;
   }
   ExprPtr value = op == Op::Assign ? rhs : binary(op, lhs, rhs);
@@ -208,7 +221,7 @@ void Adjoints::assignment(const ExprPtr& lhs, Op op, const ExprPtr& rhs, bool ze
     if (zeroAfter) out.push_back(assign(bar, Op::Assign, zero));
     return;
   }
-  // v = e(v): take v_bar first, since propagating through e adds to the old v's adjoint.
+  // v = e(v), v *= e: take v_bar first, since propagating through e adds to the old v's adjoint.
   std::string name = naming::updatedAdjointOf(rootName(*lhs));
   StmtList inner{decl(name, lhs->type.element(), bar), assign(bar, Op::Assign, zero)};
   if (isCall)

@@ -229,7 +229,6 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
         int o = 16 >> o_halving;
         {
           float sum_bar_new = sum_bar;
-          sum_bar = sum_bar_new;
           float shuffled1_bar =
               adjoint::shfl_xor_sync_adjoint(0xffffffffu, sum_bar_new, o, warpSize);
           sum_bar += shuffled1_bar;
