@@ -21,9 +21,10 @@ class Adjoints {
   void propagate(const ir::ExprPtr& e, const ir::ExprPtr& adj, ir::StmtList& out);
 
   // The local an assignment or declaration `s` gives a call's value to (a scalar, or an element of
-  // a local array), when the call's rule reads its result (`h = tanh(u)`: tanh_dx(x, y) = 1 - y * y)
-  // and the call does not read the local; empty otherwise. The reverse of `s` may then read the local's value after `s`
-  // instead of evaluating the call again, where the reverse sweep still has that value.
+  // a local array), when the call's rule reads its result (`h = tanh(u)`: tanh_dx(x, y) =
+  // 1 - y * y) and the call does not read the local; empty otherwise. The reverse of `s` may then
+  // read the local's value after `s` instead of evaluating the call again, where the reverse
+  // sweep still has that value.
   std::string resultVariable(const ir::Stmt& s) const;
   // The statements (with a resultVariable) whose reverse reads the value they assign: the caller
   // keeps that value for each of them (TapePlan's readsAfter).
