@@ -250,9 +250,11 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
   if (const auto* b = dyn_cast<CXXBoolLiteralExpr>(e)) return ir::boolean(b->getValue());
   if (const auto* ref = dyn_cast<DeclRefExpr>(e)) return convertDeclRef(ref);
   if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) return elementAt(sub->getBase(), convertExpr(sub->getIdx()));
+  // (Before unary operators: *std::max_element over a std::array or a C array dereferences a
+  // plain pointer, over a std::vector an iterator's operator*.)
+  if (isAlgorithm(e)) return algorithmValue(e);
   if (const auto* u = dyn_cast<UnaryOperator>(e)) return convertUnary(u);
   if (const auto* b = dyn_cast<BinaryOperator>(e)) return convertBinary(b);
-  if (isAlgorithm(e)) return algorithmValue(e);
   if (const auto* c = dyn_cast<ConditionalOperator>(e)) {
     ir::ExprPtr cond = convertExpr(c->getCond());
     PreludeTo none(prelude_, nullptr);  // one of the two is not evaluated

@@ -107,6 +107,15 @@ double centered_energy(const std::vector<double>& x, const std::vector<double>& 
 }
 // VERIFY: centered_energy
 
+// *std::max_element over a std::array, a C array or a pointer range dereferences a plain
+// pointer, not an iterator's operator* (it was "cannot tell which array this pointer points into").
+double extremes(const std::array<double, 4>& c, const double* p, int n, double s) {
+  double local[3] = {s, s * s, 0.5};
+  double high = *std::max_element(c.begin(), c.end()) + *std::min_element(std::begin(local), std::end(local));
+  return high * s + *std::max_element(p, p + n) * *std::min_element(c.cbegin(), c.cend());
+}
+// VERIFY: extremes
+
 double table_sums(const double* p, int n, double scale) {
   double local[4] = {scale, 2 * scale, scale * scale, 1};
   double counts = std::accumulate(std::begin(local), std::end(local), 0.0);
