@@ -282,14 +282,14 @@ void Adjoints::reverseOf(const Stmt& s, bool inLoop, StmtList& out) {
   switch (s.kind) {
     case StmtKind::Decl: {
       ExprPtr v = var(s.name, s.type);
-      if (s.expr) assignment(v, Op::Assign, s.expr, inLoop, resultsRead_.count(&s) > 0, out);
+      if (s.expr) assignment(v, Op::Assign, s.expr, inLoop, readsResultOf(s), out);
       for (size_t k = s.args.size(); k-- > 0;)
         if (active_.count(s.name))
           propagate(s.args[k], index(barOf(*v), number(static_cast<double>(k), Type::integer())), out);
       return;
     }
     case StmtKind::Assign:
-      assignment(s.lhs, s.op, s.expr, true, resultsRead_.count(&s) > 0, out);
+      assignment(s.lhs, s.op, s.expr, true, readsResultOf(s), out);
       return;
     case StmtKind::Eval:
       // A barrier of the forward is one of the reverse, where the adjoints flow back across it.

@@ -29,6 +29,7 @@ class Adjoints {
   // The statements (with a resultVariable) whose reverse reads the value they assign: the caller
   // keeps that value for each of them (TapePlan's readsAfter).
   void readResultsOf(std::set<const ir::Stmt*> statements) { resultsRead_ = std::move(statements); }
+  bool readsResultOf(const ir::Stmt& s) const { return resultsRead_.count(&s) > 0; }
 
   bool isActive(const std::string& variable) const { return active_.count(variable) > 0; }
   // Numbers the adjoints of warp shuffles from 1 again: the reverse sweep is written after the

@@ -74,7 +74,6 @@ class ReverseBuilder {
   std::set<const Stmt*> storedPerIteration_;                   // loop-locals taped where they are computed
   std::set<const Stmt*> unreadPerIteration_;                   // of those, the ones no reverse iteration reads
   std::set<std::string> skippedBuffers_;  // pointer parameters whose stores the forward sweep leaves out
-  std::set<const Stmt*> readsAfter_;      // statements whose reverse reads the call's result they assign
   unsigned enclosingLine_ = 0;
   unsigned lastCommentLine_ = 0;  // statements of one forward line share its comment
 
@@ -99,7 +98,6 @@ class ReverseBuilder {
       kept.insert(s);
     }
     if (kept.empty()) return;
-    readsAfter_ = kept;
     adjoints_.readResultsOf(kept);
     plan_ = planTape(f_.body, m_, reads, requests);
   }
@@ -179,7 +177,7 @@ class ReverseBuilder {
       default: {
         // The restore gives the value before s; a reverse reading the value s assigned runs first.
         bool restores = plan_.restored.count(&s) && !storedPerIteration_.count(&s);
-        bool readsAfter = readsAfter_.count(&s) > 0;
+        bool readsAfter = adjoints_.readsResultOf(s);
         if (restores && !readsAfter) out.push_back(restore(s));
         adjoints_.reverseOf(s, plan_.inLoop.count(&s) > 0, out);
         if (restores && readsAfter) out.push_back(restore(s));
