@@ -432,16 +432,16 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
       Range r = own != ranges.byName.end() ? own->second : ranges.all.value_or(Range{-1, 1});
       std::string range = p.type.isFloating() ? std::to_string(r.lo) + ", " + std::to_string(r.hi)
                                               : "0, " + std::to_string(o.arrayLength);
-      decls << "  " << t << "* " << p.name << " = c.array<" << t << ">(\"" << p.name << "\", " << o.arrayLength << ", "
+      decls << "  " << t << "* " << p.name << " = adjoint_check.array<" << t << ">(\"" << p.name << "\", " << o.arrayLength << ", "
             << diff << ", " << range << ");\n";
     } else {
       std::string value = scalarValue(p, o, ints);
-      decls << "  " << t << "& " << p.name << " = c.scalar<" << t << ">(\"" << p.name << "\", " << value << ", " << diff
+      decls << "  " << t << "& " << p.name << " = adjoint_check.scalar<" << t << ">(\"" << p.name << "\", " << value << ", " << diff
             << ");\n";
     }
     forward << ", " << p.name;
   }
-  auto derivativeArgs = [&](const ir::Function& d) { return derivativeArguments(f, d, "c"); };
+  auto derivativeArgs = [&](const ir::Function& d) { return derivativeArguments(f, d, "adjoint_check"); };
   unsigned grid = o.grid ? o.grid : static_cast<unsigned>((o.arrayLength + o.block - 1) / o.block);
   std::ostringstream h;
   h << "// Verification harness written by `adjoint check` for the kernel " << f.name << " in " << source << ".\n"
@@ -451,9 +451,9 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
     << "static void check(cudaError_t status) {\n  if (status == cudaSuccess) return;\n"
     << "  std::fprintf(stderr, \"launch failed: %s\\n\", cudaGetErrorString(status));\n  std::exit(2);\n}\n\n"
     << "int main(int argc, char** argv) {\n"
-    << "  adjoint::KernelCheck c(argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : " << o.seed << "u);\n"
+    << "  adjoint::KernelCheck adjoint_check(argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : " << o.seed << "u);\n"
     << decls.str() << "  dim3 grid(" << grid << "), block(" << o.block << ");\n"
-    << "  bool ok = c.run([&] { check(adjoint::launch(" << f.spelling << ", grid, block, 0, nullptr" << forward.str()
+    << "  bool ok = adjoint_check.run([&] { check(adjoint::launch(" << f.spelling << ", grid, block, 0, nullptr" << forward.str()
     << ")); },\n"
     << "                  [&] { check(" << ir::naming::launcherOf(vjp.name) << "(grid, block, 0, nullptr"
     << derivativeArgs(vjp) << ")); },\n"

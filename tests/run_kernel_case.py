@@ -39,6 +39,11 @@ def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
+def generated_name(spelling):
+    """The name Adjoint gives a function: scale<float,128> is scale_float_128."""
+    return re.sub(r"\W+", "_", spelling).strip("_")
+
+
 def kernel_lines(path, key):
     with open(path) as f:
         return [m.group(1).split() for m in (re.match(r"\s*//\s*" + key + r":(.*)", l) for l in f) if m]
@@ -73,17 +78,19 @@ def split_top(text):
 
 def cpu_source(text):
     """The source with each K<<<grid, block[, shmem[, stream]]>>>(args) written
-    adjoint::launch(K, grid, block, shmem, stream, args), for a host compiler."""
+    adjoint::launch(K, grid, block, shmem, stream, args), for a host compiler (K may name an
+    instantiation of a template: scale<float>)."""
     def launch(m):
         config = split_top(m.group(2)) + ["0", "0"][: max(0, 4 - len(split_top(m.group(2))))]
         rest = m.string[m.end():].lstrip()
         return f"adjoint::launch({m.group(1)}, {', '.join(config)}" + ("" if rest.startswith(")") else ", ")
-    return '#include "adjoint/cuda.h"\n' + re.sub(r"(\w+)\s*<<<(.*?)>>>\s*\(", launch, text, flags=re.S)
+    return '#include "adjoint/cuda.h"\n' + re.sub(r"(\w+(?:<[^<>;]*>)?)\s*<<<(.*?)>>>\s*\(", launch, text, flags=re.S)
 
 
-def harness(case, kernel, grid, block, specs, vjp_params, jvp_params, seed, mode):
+def harness(case, spelling, grid, block, specs, vjp_params, jvp_params, seed, mode):
     """The harness's main: `mode` check (the checks, then the vjp saved for the reference), bench
     (timings) or reference (the float64 reference's comparison). A host function has no grid."""
+    kernel = generated_name(spelling)
     differentiated = {n[:-4] for _, n in vjp_params if n.endswith("_bar")} | {n[:-4] for _, n in jvp_params if n.endswith("_dot")}
     kernel_params = [(t, n) for t, n in vjp_params if not n.endswith("_bar")]
     lines = []
@@ -106,9 +113,9 @@ def harness(case, kernel, grid, block, specs, vjp_params, jvp_params, seed, mode
             if not m:
                 sys.exit(f"KERNEL {kernel}: '{n}' is an array: give its length as {n}=[N] or {n}=[N:lo:hi]")
             lo, hi = (m.group(2), m.group(3)) if m.group(2) else ("-1", "1")
-            lines.append(f'{elem}* {n} = c.array<{elem}>("{n}", {m.group(1)}, {diff}, {lo}, {hi});')
+            lines.append(f'{elem}* {n} = adjoint_check.array<{elem}>("{n}", {m.group(1)}, {diff}, {lo}, {hi});')
         else:
-            lines.append(f'{elem}& {n} = c.scalar<{elem}>("{n}", static_cast<{elem}>({spec}), {diff});')
+            lines.append(f'{elem}& {n} = adjoint_check.scalar<{elem}>("{n}", static_cast<{elem}>({spec}), {diff});')
 
     def arg(name, kind):
         base = name[:-4]
@@ -116,24 +123,24 @@ def harness(case, kernel, grid, block, specs, vjp_params, jvp_params, seed, mode
             return "nullptr"
         scalar = any(n == base and not t.endswith("*") for t, n in kernel_params)
         if kind == "bar":
-            return f"c.scalarBar({base})" if scalar else f"c.derivative({base})"
-        return f"c.scalarDot({base})" if scalar else f"c.derivative({base})"
+            return f"adjoint_check.scalarBar({base})" if scalar else f"adjoint_check.derivative({base})"
+        return f"adjoint_check.scalarDot({base})" if scalar else f"adjoint_check.derivative({base})"
 
     forward_args = ", ".join(n for _, n in kernel_params)
     vjp_args = ", ".join(arg(n, "bar") if n.endswith("_bar") else n for _, n in vjp_params)
     jvp_args = ", ".join(arg(n, "dot") if n.endswith("_dot") else n for _, n in jvp_params)
     if grid is None:
-        forward = f"[&] {{ {kernel}({forward_args}); check(cudaGetLastError()); }}"
+        forward = f"[&] {{ {spelling}({forward_args}); check(cudaGetLastError()); }}"
         vjp = f"[&] {{ check({kernel}_vjp({vjp_args})); }}"
         jvp = f"[&] {{ check({kernel}_jvp({jvp_args})); }}"
     else:
-        forward = f"[&] {{ check(adjoint::launch({kernel}, grid, block, 0, nullptr, {forward_args})); }}"
+        forward = f"[&] {{ check(adjoint::launch({spelling}, grid, block, 0, nullptr, {forward_args})); }}"
         vjp = f"[&] {{ check({kernel}_vjp_launch(grid, block, 0, nullptr, {vjp_args})); }}"
         jvp = f"[&] {{ check({kernel}_jvp_launch(grid, block, 0, nullptr, {jvp_args})); }}"
-    run = {"bench": f"c.time({forward},\n         {vjp});\n  bool ok = true;",
-           "check": f"bool ok = c.run({forward},\n                  {vjp},\n                  {jvp});\n"
-                    f"  if (argc > 2) ok = c.save({vjp}, argv[2]) && ok;",
-           "reference": f"bool ok = argc > 1 && c.compare({vjp}, argv[1]);"}[mode]
+    run = {"bench": f"adjoint_check.time({forward},\n         {vjp});\n  bool ok = true;",
+           "check": f"bool ok = adjoint_check.run({forward},\n                  {vjp},\n                  {jvp});\n"
+                    f"  if (argc > 2) ok = adjoint_check.save({vjp}, argv[2]) && ok;",
+           "reference": f"bool ok = argc > 1 && adjoint_check.compare({vjp}, argv[1]);"}[mode]
     return f"""// Verification harness for {kernel} (generated by tests/run_kernel_case.py).
 #include <cstdlib>
 
@@ -152,7 +159,7 @@ static void check(cudaError_t status) {{
 }}
 
 int main(int argc, char** argv) {{
-  adjoint::KernelCheck c({"1" if mode == "reference" else "argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : " + str(seed)}u);
+  adjoint::KernelCheck adjoint_check({"1" if mode == "reference" else "argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : " + str(seed)}u);
   {chr(10).join("  " + l if i else l for i, l in enumerate(lines))}
   {"" if grid is None else f"dim3 grid({grid}), block({block});"}
   {run}
@@ -169,7 +176,8 @@ def main():
     p.add_argument("--runtime", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runtime"))
     p.add_argument("--cxx", default="g++")
     p.add_argument("--cxxflags", default="", help="extra flags for the host build (sanitizers)")
-    p.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
+    p.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc",
+                   help="nvcc to build the generated code for sm_90 with; none: do not")
     p.add_argument("--gpu", action="store_true", help="build with nvcc and run on the GPU")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--keep", help="write the generated code and harnesses here")
@@ -179,9 +187,9 @@ def main():
     case = os.path.abspath(args.path)
     work = os.path.abspath(args.keep or tempfile.mkdtemp(prefix="adjoint-kernel-"))
     os.makedirs(work, exist_ok=True)
-    nvcc = args.nvcc if os.path.exists(args.nvcc) else None
+    nvcc = args.nvcc if args.nvcc != "none" and os.path.exists(args.nvcc) else None
     if not nvcc:
-        print("note: nvcc not found: the generated kernels are not built for sm_90 in this run")
+        print("note: no nvcc (not found, or --nvcc none): the generated kernels are not built for sm_90 in this run")
     failures = []
     lines = [(w, False) for w in kernel_lines(case, "BENCH" if args.bench else "KERNEL")]
     lines += [(w, True) for w in kernel_lines(case, "HOST")] if not args.bench else []
@@ -189,7 +197,8 @@ def main():
     with open(case) as src, open(cpu_case, "w") as dst:
         dst.write(cpu_source(src.read()))
     for words, host_level in lines:
-        kernel, opts = words[0], words[1:]
+        spelling, opts = words[0], words[1:]  # scale<float,128> for an instantiation of a template
+        kernel = generated_name(spelling)
         specs = dict(o.split("=", 1) for o in opts if "=" in o)
         extra = ["--wrt", specs.pop("wrt")] if "wrt" in specs else []
         if "deterministic" in opts:
@@ -198,7 +207,7 @@ def main():
         sources = []
         for mode in ("grad", "jvp"):
             out = os.path.join(work, f"{kernel}.{mode}.cu")
-            r = run([args.adjoint, mode, case, "--fn", kernel, "-o", out, *(extra if mode == "grad" else extra[:2])])
+            r = run([args.adjoint, mode, case, "--fn", spelling, "-o", out, *(extra if mode == "grad" else extra[:2])])
             if r.returncode != 0:
                 sys.exit(f"adjoint {mode} --fn {kernel} failed:\n{r.stderr}")
             sources.append(out)
@@ -209,7 +218,7 @@ def main():
         for mode in modes:
             included = case if args.gpu and mode != "reference" else cpu_case
             with open(os.path.join(work, f"{kernel}.{mode}.cu"), "w") as f:
-                f.write(harness(included, kernel, grid, block, specs, *params, args.seed, mode))
+                f.write(harness(included, spelling, grid, block, specs, *params, args.seed, mode))
         exe = os.path.join(work, f"{kernel}.{modes[0]}")
         main_file = exe + ".cu"
         nvcc_flags = ["-std=c++17", "-arch=sm_90", "-Werror", "all-warnings", "-I", args.runtime, "-I", work]

@@ -156,7 +156,8 @@ def main():
     p.add_argument("--runtime", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runtime"))
     p.add_argument("--cxx", default="g++")
     p.add_argument("--cxxflags", default="")
-    p.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
+    p.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc",
+                   help="nvcc to build the generated code for sm_90 with; none: do not")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--keep")
     args = p.parse_args()
@@ -166,7 +167,7 @@ def main():
     cpu_case = os.path.join(work, os.path.basename(case)[:-3] + ".cpu.cu")
     with open(case) as src, open(cpu_case, "w") as dst:
         dst.write(cpu_source(src.read()))
-    nvcc = args.nvcc if os.path.exists(args.nvcc) else None
+    nvcc = args.nvcc if args.nvcc != "none" and os.path.exists(args.nvcc) else None
     failures = []
     for words in kernel_lines(case, "TRAIN"):
         fn, specs = words[0], dict(w.split("=", 1) for w in words[1:])

@@ -152,8 +152,8 @@ class Parallelizer : public Rewriter {
       }
       std::string parts = columnParts(bar->text, columnWidth_);
       out.push_back(eval(call("adjoint::add_to_column",
-                              {var(parts, t.pointerTo(false)), cast(Type::integer("long long"), thread),
-                               unary(Op::AddressOf, at), var(c.name, t)},
+                              {var(parts, t.pointerTo(false)), cast(Type::integer("long long"), thread), bar,
+                               cast(Type::integer("long long"), at->operands[1]), var(c.name, t)},
                               Type::of(Scalar::Void))));
     }
     if (!out.empty())
@@ -304,7 +304,7 @@ class Parallelizer : public Rewriter {
       Type slots = Type::integer("long long");
       s = *eval(call("adjoint::add_to_column",
                      {var(parts, target->type.element().pointerTo(false)), cast(slots, index.operands[0]),
-                      unary(Op::AddressOf, target), value},
+                      target->operands[0], cast(slots, target->operands[1]), value},
                      Type::of(Scalar::Void)));
       s.comment = comment;
       s.loc = loc;

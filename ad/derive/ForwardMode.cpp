@@ -277,7 +277,8 @@ class TangentBuilder {
       ExprPtr product = binary(s->op, s->lhs, s->expr);
       t = assign(dot, Op::Assign, tangent(product));
     }
-    bool trivial = t->op != Op::Assign && isZero(t->expr);
+    // v_dot += 0, and v_dot = v_dot (the tangent of v = v - 1): nothing changes.
+    bool trivial = (t->op != Op::Assign && isZero(t->expr)) || (t->op == Op::Assign && sameExpr(*t->expr, *dot));
     if (!trivial) out.push_back(at(t, s->loc));
     out.push_back(s);
   }

@@ -11,13 +11,15 @@
 
 namespace adjoint {
 
-// parts[slot] += value, or, for a kernel launched without parts, an atomicAdd to the target.
+// parts[slot] += value, or, for a kernel launched without parts, an atomicAdd to target[index].
+// (The target is passed with its index, not as &target[index]: an optional buffer not given is
+// null, and an offset from null is undefined even where nothing is stored.)
 template <class T>
-__device__ void add_to_column(T* parts, long long slot, T* target, T value) {
+__device__ void add_to_column(T* parts, long long slot, T* target, long long index, T value) {
   if (parts)
     parts[slot] += value;
   else
-    atomicAdd(target, value);
+    atomicAdd(target + index, value);
 }
 
 namespace detail {

@@ -23,7 +23,7 @@ void pair_energy(const double* positions, int n, double cutoff, double& energy, 
       virial += r * (6 * inv6 - 12 * inv6 * inv6) / r;
     }
 }
-// VERIFY: pair_energy ints={5}
+// VERIFY: pair_energy ints=5
 
 // An accumulator the caller passes in and gets back updated.
 double accumulate_into(const std::vector<double>& v, double& total, const int& n) {
@@ -31,7 +31,7 @@ double accumulate_into(const std::vector<double>& v, double& total, const int& n
   total *= 0.5;
   return total + v[0];
 }
-// VERIFY: accumulate_into ints={4}
+// VERIFY: accumulate_into ints=4
 
 float scale_in_place(float& s, const float& k) {
   s = s * k;

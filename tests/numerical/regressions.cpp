@@ -60,7 +60,7 @@ double element_overwrites(const double* x, int n, double a, double b) {
 // Two locals of one name in different scopes of a helper, one of them dead once the copy of the
 // helper in the generated file drops the stores nothing reads: the copy kept `t = 0.5` and left
 // a variable set but not used (an error under -Werror). Found by random testing, batch 600004.
-double shadowed_locals(double u, double v) {
+double shadowed_locals([[maybe_unused]] double u, double v) {  // (u is set, never read)
   if (v > 10.0) {
     double t = 2.0;
     v = t / (1.5 + t * t);

@@ -52,9 +52,9 @@ double norm_of(const double* r, int n, Norm norm) {
   }
   return norm == L2 ? std::sqrt(total) : total;
 }
-// VERIFY: norm_of ints={5,2}
-// VERIFY: norm_of ints={5,4}
-// VERIFY: norm_of ints={5,1}
+// VERIFY: norm_of ints=5,2
+// VERIFY: norm_of ints=5,4
+// VERIFY: norm_of ints=5,1
 
 double stepper(double x, const double* w, int n) {
   double y = x;
@@ -91,5 +91,5 @@ double volume(double size, physics::Body body) {
   }
   return v;
 }
-// VERIFY: volume ints={0}
-// VERIFY: volume ints={1}
+// VERIFY: volume ints=0
+// VERIFY: volume ints=1

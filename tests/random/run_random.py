@@ -34,6 +34,7 @@ p.add_argument("--keep", default=tempfile.gettempdir())
 p.add_argument("--runtime", default=os.path.join(here, "..", "..", "runtime"))
 p.add_argument("--cxxflags", default="")
 p.add_argument("--kernels", action="store_true")
+p.add_argument("--nvcc", help="passed on to tests/run_kernel_case.py (none: no build for sm_90)")
 args = p.parse_args()
 seed = int(time.time()) if args.fresh or args.seed is None else args.seed
 print(f"random programs: seed {seed}, {args.count} functions in batches of {args.batch}")
@@ -47,7 +48,8 @@ for b in range(0, args.count, args.batch):
                     str(min(args.batch, args.count - b)), source], check=True)
     if args.kernels:
         r = subprocess.run([sys.executable, os.path.join(here, "..", "run_kernel_case.py"), source, "--adjoint", args.adjoint,
-                            "--runtime", args.runtime, "--cxxflags=" + args.cxxflags], capture_output=True, text=True)
+                            "--runtime", args.runtime, "--cxxflags=" + args.cxxflags, *(["--nvcc", args.nvcc] if args.nvcc else [])],
+                           capture_output=True, text=True)
         checked += r.stdout.count("dot-product test")
     else:
         r = subprocess.run([sys.executable, os.path.join(here, "..", "run_case.py"), "numerical", source, "--adjoint",
