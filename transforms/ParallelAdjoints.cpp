@@ -1,6 +1,7 @@
 #include "transforms/ParallelAdjoints.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "ad/analysis/Activity.h"
@@ -205,14 +206,38 @@ class Parallelizer : public Rewriter {
     });
   }
 
-  // Whether every use of the adjoint array `bar` is at the same index: then an index injective
-  // over threads gives each thread elements no other thread touches. (x_bar[i] and x_bar[i + 1]
-  // are each injective, but thread i's i + 1 is thread i + 1's i.)
+  // Whether every use of the adjoint array `bar` is at the same index, or at lanes of one: r + k
+  // for one r = u + c * g and integer literals 0 <= k < |c| (the fields of a float4 view:
+  // x_bar[4 * i], x_bar[4 * i + 1], ...). Then an index injective over threads gives each thread
+  // elements no other thread touches: c * g + k = c * g' + k' with |k - k'| < |c| needs g = g'.
+  // (x_bar[i] and x_bar[i + 1] are each injective, but thread i's i + 1 is thread i + 1's i.)
   bool singleIndex(const std::string& bar) const {
     const std::vector<ExprPtr>& uses = accesses_.at(bar);
-    for (const ExprPtr& u : uses)
-      if (!sameExpr(*u, *uses.front())) return false;
-    return true;
+    if (std::all_of(uses.begin(), uses.end(), [&](const ExprPtr& u) { return sameExpr(*u, *uses.front()); }))
+      return true;
+    const Expr& lanes = *lane(uses.front()).first;
+    double width = std::abs(stride(lanes));
+    return std::all_of(uses.begin(), uses.end(), [&](const ExprPtr& u) {
+      auto [rest, k] = lane(u);
+      return sameExpr(*rest, lanes) && k >= 0 && k < width;
+    });
+  }
+
+  // r + k for an integer literal k: {r, k}; any other index: {itself, 0}.
+  static std::pair<ExprPtr, double> lane(const ExprPtr& index) {
+    const Expr& k = *index;
+    if (isOp(k, Op::Add) && k.operands[1]->kind == ExprKind::Number && k.operands[1]->type.scalar == Scalar::Int)
+      return {k.operands[0], k.operands[1]->value};
+    return {index, 0};
+  }
+
+  // The literal c of c * g, g * c or u + c * g; 1 for another index.
+  static double stride(const Expr& e) {
+    if (isOp(e, Op::Add)) return stride(*e.operands[1]);
+    if (!isOp(e, Op::Mul)) return 1;
+    for (const ExprPtr& factor : e.operands)
+      if (factor->kind == ExprKind::Number && factor->type.scalar == Scalar::Int) return factor->value;
+    return 1;
   }
 
   static Type blockSumsType() { return Type::opaque("adjoint::BlockSums"); }

@@ -31,6 +31,9 @@ namespace ir = adjoint::ir;
 // nothing for those the IR does not have (the comma operator, pointer-to-member).
 std::optional<ir::Op> irOperator(BinaryOperatorKind kind);
 
+// The field of `record` named `field` (one Adjoint's types say it has).
+const FieldDecl* fieldNamed(const RecordDecl* record, const std::string& field);
+
 // std::size_t: sizes, and counters over containers.
 ir::Type sizeType();
 // The length of a container or array: an array's (std::array locals are arrays), or x.size().
@@ -162,13 +165,19 @@ class Converter {
   // parameter the function advances (`inp += idx * C;`) become an integer local holding the
   // offset into the array they point into (`long row_offset = i * n;`): `row[j]` is
   // `A[row_offset + j]`, so adjoints and tangents are indexed exactly as the values are.
+  // A pointer to a struct of n fields of the base's element type, cast from a pointer into the
+  // base (`reinterpret_cast<const float4*>(x)`), views it n elements at a time: `width` n, the
+  // offset still counted in elements of the base, and an element of the view used by its fields
+  // (`x4[i].y` is `x[4 * i + 1]`).
   struct PointerAlias {
     ir::ExprPtr base;    // the parameter or local array pointed into
     std::string offset;  // the name of the offset local
+    int width = 1;       // elements of base per element pointed to
   };
   struct PointerValue {
     ir::ExprPtr base;
     ir::ExprPtr offset;  // null: the start of `base`
+    int width = 1;
   };
   std::map<const VarDecl*, PointerAlias> pointers_;
   // Constant arrays at namespace scope the function reads, as local arrays declared first.
@@ -181,6 +190,10 @@ class Converter {
   std::optional<PointerValue> pointerValue(const Expr* e);
   // The element `index` places after where `pointer` points; null after reporting an error.
   ir::ExprPtr elementAt(const Expr* pointer, ir::ExprPtr index);
+  // Field `field` of the struct `index` places after where `pointer` points.
+  ir::ExprPtr elementField(const Expr* pointer, ir::ExprPtr index, const std::string& field);
+  std::optional<PointerValue> castPointer(const ExplicitCastExpr* cast);
+  void reportUnfollowed(const Expr* pointer);
   bool isPointerAlias(const Expr* e) const;
   void declarePointer(const VarDecl* vd, ir::StmtList& out);
   ir::StmtPtr assignPointer(const Expr* whole, const Expr* target, ir::Op op, const Expr* value);
@@ -195,6 +208,10 @@ class Converter {
   // Local structs, a local per field (StructLocals.cpp).
   void declareStructLocal(const VarDecl* vd, const ir::Type& type, ir::StmtList& out);
   ir::ExprPtr fieldOf(const Expr* object, const std::string& field);
+  bool isStructAssignment(const Expr* e) const;
+  void assignStruct(const Expr* whole, const ir::Type& type, const std::vector<ir::ExprPtr>& targets, const Expr* value,
+                    ir::StmtList& out);
+  void convertStructAssignment(const Expr* e, ir::StmtList& out);
   std::map<const VarDecl*, std::map<std::string, std::string>> structLocals_;  // field -> its local
 
   // Const member functions of structs (Methods.cpp).

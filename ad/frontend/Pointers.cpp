@@ -29,8 +29,24 @@ const ParmVarDecl* advancedParam(const Stmt* s) {
 }
 
 const char* const kPointerHint =
-    "index a pointer parameter or a local array (p[i], *(p + i)), or a pointer local that points into one "
-    "(const double* row = A + i * n; row[j])";
+    "index a pointer parameter or a local array (p[i], *(p + i)), a pointer local that points into one "
+    "(const double* row = A + i * n; row[j]), or a view of one as vectors (reinterpret_cast<const float4*>(x)[i])";
+
+// How many elements of type `element` one `to` spans: 1 for `element` itself, n for a struct of n
+// fields of that type without padding (float4 over float), 0 for anything else.
+int span(QualType to, QualType element, const ASTContext& ctx) {
+  to = to.getCanonicalType().getUnqualifiedType();
+  element = element.getCanonicalType().getUnqualifiedType();
+  if (to == element) return 1;
+  const auto* record = to->getAsRecordDecl();
+  if (!record || !record->getDefinition() || element->isRecordType()) return 0;
+  int n = 0;
+  for (const FieldDecl* field : record->getDefinition()->fields()) {
+    if (field->getType().getCanonicalType().getUnqualifiedType() != element) return 0;
+    ++n;
+  }
+  return n > 0 && ctx.getTypeSize(to) == n * ctx.getTypeSize(element) ? n : 0;
+}
 
 }  // namespace
 
@@ -79,12 +95,14 @@ std::optional<Converter::PointerValue> Converter::pointerValue(const Expr* e) {
     }
     if (!vd) return std::nullopt;
     if (auto it = pointers_.find(vd); it != pointers_.end())
-      return PointerValue{it->second.base, ir::var(it->second.offset, kOffset)};
+      return PointerValue{it->second.base, ir::var(it->second.offset, kOffset), it->second.width};
     if (vd->getType()->isPointerType() || vd->getType()->isConstantArrayType())
       return PointerValue{convertDeclRef(ref), nullptr};
     return std::nullopt;
   }
+  if (const auto* cast = dyn_cast<ExplicitCastExpr>(e)) return castPointer(cast);
   auto advance = [&](std::optional<PointerValue> p, ir::ExprPtr k, bool back) -> std::optional<PointerValue> {
+    if (p && p->width > 1) k = ir::mul(ir::number(p->width, ir::Type::integer()), k);
     if (p)
       p->offset = back ? (p->offset ? ir::sub(p->offset, k) : ir::neg(k)) : (p->offset ? ir::add(p->offset, k) : k);
     return p;
@@ -131,26 +149,71 @@ ir::ExprPtr Converter::constantTable(const VarDecl* vd) {
   return tables_[vd] = ir::var(s->name, *type);
 }
 
+// `(T*)p`, `reinterpret_cast<const float4*>(x + k)`: where p points, viewed as T, for T the
+// element type of the array pointed into or a struct of fields of that type; nothing otherwise.
+std::optional<Converter::PointerValue> Converter::castPointer(const ExplicitCastExpr* cast) {
+  const Expr* from = cast->getSubExpr();
+  if (!cast->getType()->isPointerType() || !from->getType()->isPointerType() ||
+      (cast->getCastKind() != CK_BitCast && cast->getCastKind() != CK_NoOp))
+    return std::nullopt;
+  std::optional<PointerValue> p = pointerValue(from);
+  if (!p) return std::nullopt;
+  QualType element = from->getType()->getPointeeType();
+  if (p->width > 1) element = (*element->getAsRecordDecl()->field_begin())->getType();
+  p->width = span(cast->getType()->getPointeeType(), element, ctx_);
+  return p->width > 0 ? p : std::nullopt;
+}
+
+// Why a pointer cannot be followed: a cast to another element type, or anything else.
+void Converter::reportUnfollowed(const Expr* pointer) {
+  if (isa<ExplicitCastExpr>(pointer->IgnoreParenImpCasts()))
+    report_.error(pointer->getSourceRange(), "Adjoint cannot follow this cast of a pointer",
+                  "cast a pointer into an array only to its element type or to a struct of fields of that type "
+                  "without padding (const float4* over const float*)");
+  else
+    report_.error(pointer->getSourceRange(), "Adjoint cannot tell which array this pointer points into", kPointerHint);
+}
+
 ir::ExprPtr Converter::elementAt(const Expr* pointer, ir::ExprPtr index) {
   std::optional<PointerValue> p = pointerValue(pointer);
   if (!p) {
-    report_.error(pointer->getSourceRange(), "Adjoint cannot tell which array this pointer points into", kPointerHint);
+    reportUnfollowed(pointer);
+    return placeholder();
+  }
+  if (p->width > 1) {
+    report_.error(pointer->getSourceRange(), "an element of a view as vectors is used by its fields only",
+                  "read its fields (x4[i].x), copy it into a local (float4 v = x4[i];) or store a whole one");
     return placeholder();
   }
   return ir::index(p->base, p->offset ? ir::add(p->offset, index) : index);
+}
+
+// `x4[i].y` for a view x4 of x as float4: x[4 * i + 1] (a struct array parameter's element:
+// pts[i].y as it is).
+ir::ExprPtr Converter::elementField(const Expr* pointer, ir::ExprPtr index, const std::string& field) {
+  std::optional<PointerValue> p = pointerValue(pointer);
+  if (!p || p->width == 1) return ir::member(elementAt(pointer, index), field);
+  unsigned k = fieldNamed(pointer->getType()->getPointeeType()->getAsRecordDecl(), field)->getFieldIndex();
+  ir::ExprPtr at = ir::mul(ir::number(p->width, ir::Type::integer()), index);
+  if (p->offset) at = ir::add(p->offset, at);
+  return ir::index(p->base, k > 0 ? ir::add(at, ir::number(k, ir::Type::integer())) : at);
 }
 
 // `const double* row = A + i * n;` declares row's offset: `long row_offset = i * n;`.
 void Converter::declarePointer(const VarDecl* vd, ir::StmtList& out) {
   std::string name = vd->getNameAsString();
   std::optional<PointerValue> p = vd->getInit() ? pointerValue(vd->getInit()) : std::nullopt;
+  if (!p && vd->getInit() && isa<ExplicitCastExpr>(vd->getInit()->IgnoreParenImpCasts())) {
+    reportUnfollowed(vd->getInit());
+    return;
+  }
   if (!p) {
     fail(vd->getInit() ? vd->getInit()->getSourceRange() : vd->getSourceRange(),
          "pointer '" + name + "' must be initialized to point into a pointer parameter or a local array", kPointerHint);
     return;
   }
   std::string offset = freshName(name + "_offset");
-  pointers_[vd] = {p->base, offset};
+  pointers_[vd] = {p->base, offset, p->width};
   out.push_back(
       ir::at(ir::decl(offset, kOffset, p->offset ? p->offset : ir::number(0, kOffset)), loc(vd->getBeginLoc())));
 }
@@ -161,10 +224,13 @@ ir::StmtPtr Converter::assignPointer(const Expr* whole, const Expr* target, ir::
   const PointerAlias& alias = pointers_.at(vd);
   ir::ExprPtr offset = ir::var(alias.offset, kOffset);
   ir::SourceLoc at = loc(whole->getBeginLoc());
-  if (op == ir::Op::Add || op == ir::Op::Sub)
-    return ir::at(ir::assign(offset, op, value ? convertExpr(value) : ir::number(1, ir::Type::integer())), at);
+  if (op == ir::Op::Add || op == ir::Op::Sub) {
+    ir::ExprPtr step = value ? convertExpr(value) : ir::number(1, ir::Type::integer());
+    if (alias.width > 1) step = ir::mul(ir::number(alias.width, ir::Type::integer()), step);
+    return ir::at(ir::assign(offset, op, step), at);
+  }
   std::optional<PointerValue> p = op == ir::Op::Assign ? pointerValue(value) : std::nullopt;
-  if (!p || ir::rootName(*p->base) != ir::rootName(*alias.base)) {
+  if (!p || ir::rootName(*p->base) != ir::rootName(*alias.base) || p->width != alias.width) {
     fail(whole->getSourceRange(),
          "pointer '" + vd->getNameAsString() + "' must keep pointing into '" + ir::rootName(*alias.base) + "'",
          "move a pointer with =, += and -= within the array it was initialized to point into; use another pointer for "

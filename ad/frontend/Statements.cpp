@@ -255,15 +255,15 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
       if (ir::StmtPtr l = c_.convertLaunch(launch)) out_.push_back(l);
     } else if (call && c_.isLibraryCall(call)) {
       if (ir::StmtPtr l = c_.convertLibraryCall(call)) out_.push_back(l);
+    } else if (c_.isStructAssignment(e)) {
+      c_.convertStructAssignment(e, out_);
     } else if (ir::StmtPtr a = c_.convertAssignment(e)) {
       out_.push_back(a);
     } else if (callee && callee->getName() == "atomicAdd") {
       if (ir::StmtPtr a = c_.convertAtomicAdd(call)) out_.push_back(a);
     } else if (callee && cuda::isCachedStore(callee->getName()) && call->getNumArgs() == 2) {
       // __stcs(&y[i], v): the store y[i] = v (the generated code stores plainly).
-      ir::ExprPtr target = c_.elementAt(call->getArg(0), ir::number(0, ir::Type::integer()));
-      out_.push_back(
-          ir::at(ir::assign(target, ir::Op::Assign, c_.convertExpr(call->getArg(1))), c_.loc(e->getBeginLoc())));
+      storeThrough(call->getArg(0), call->getArg(1), e);
     } else if (call) {
       out_.push_back(ir::at(ir::eval(c_.convertExpr(e)), c_.loc(e->getBeginLoc())));
     } else if (!isa<BinaryOperator>(e->IgnoreParens())) {
@@ -290,6 +290,21 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
  private:
   Converter& c_;
   ir::StmtList& out_;
+
+  // *pointer = value, for a value of a scalar or of a struct (a float4 stored field by field).
+  void storeThrough(const Expr* pointer, const Expr* value, const Expr* whole) {
+    ir::ExprPtr zero = ir::number(0, ir::Type::integer());
+    if (!value->getType()->isRecordType()) {
+      ir::ExprPtr target = c_.elementAt(pointer, zero);
+      out_.push_back(ir::at(ir::assign(target, ir::Op::Assign, c_.convertExpr(value)), c_.loc(whole->getBeginLoc())));
+      return;
+    }
+    auto type = c_.convertType(value->getType(), value->getSourceRange());
+    if (!type) return;
+    std::vector<ir::ExprPtr> targets;
+    for (const auto& field : type->record->fields) targets.push_back(c_.elementField(pointer, zero, field.first));
+    c_.assignStruct(whole, *type, targets, value, out_);
+  }
 
   void unstructured(const Stmt* s) {
     c_.fail(s->getSourceRange(), "goto and labels are not supported",

@@ -1,24 +1,55 @@
 // Local variables of struct type, as scalars: `Vec3 d = {a.x - b.x, ...};` is one local per field
 // (d_x, d_y, d_z), and `d.x` reads or assigns d_x, so that every field is differentiated as the
-// scalar it is (see Converter.h).
+// scalar it is (see Converter.h). Whole structs move field by field: `float4 v = x4[i];`,
+// `y4[i] = make_float4(a, b, c, d);`, `r = v;` are an assignment per field.
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
 
 #include "ad/frontend/Converter.h"
+#include "ad/frontend/Cuda.h"
+#include "ad/ir/Diagnostic.h"
 
 namespace adjoint::frontend::detail {
 
 namespace {
 
-// The struct an initializer copies (`Vec3 e = d;`, `Vec3 e(p);`), or null.
+// A whole struct value without its copies and temporaries: `d` of `Vec3 e = d;`, `x4[i]` of
+// `float4 v = x4[i];`, the call of `make_float4(...)`.
+const Expr* structValue(const Expr* e) {
+  for (e = e->IgnoreImplicit();;) {
+    const auto* c = dyn_cast<CXXConstructExpr>(e);
+    if (!c || !c->getConstructor()->isCopyOrMoveConstructor() || c->getNumArgs() != 1) return e;
+    e = c->getArg(0)->IgnoreImplicit();
+  }
+}
+
+// A struct an initializer copies (`Vec3 e = d;`, `Vec3 e(p);`, `float4 v = x4[i];`) or makes
+// (`make_float4(a, b, c, d)`), or null.
 const Expr* copiedStruct(const Expr* init) {
-  const auto* c = dyn_cast_or_null<CXXConstructExpr>(init ? init->IgnoreImplicit() : nullptr);
-  if (!c || !c->getConstructor()->isCopyOrMoveConstructor() || c->getNumArgs() != 1) return nullptr;
-  return c->getArg(0)->IgnoreImplicit();
+  if (!init) return nullptr;
+  const Expr* value = structValue(init);
+  if (const auto* c = dyn_cast<CXXConstructExpr>(value); c && !c->getConstructor()->isCopyOrMoveConstructor())
+    return nullptr;
+  return isa<InitListExpr>(value) ? nullptr : value;
+}
+
+// `make_float4(a, b, c, d)`: CUDA's function making a vector of its fields, one argument each.
+const CallExpr* makeCall(const Expr* e) {
+  const auto* call = dyn_cast<CallExpr>(e);
+  const FunctionDecl* fd = call ? call->getDirectCallee() : nullptr;
+  const RecordDecl* record = e->getType()->getAsRecordDecl();
+  if (!fd || !record || fd->getName() != "make_" + record->getName().str()) return nullptr;
+  return std::distance(record->field_begin(), record->field_end()) == call->getNumArgs() ? call : nullptr;
 }
 
 }  // namespace
+
+const FieldDecl* fieldNamed(const RecordDecl* record, const std::string& field) {
+  for (const FieldDecl* f : record->getDefinition()->fields())
+    if (f->getNameAsString() == field) return f;
+  throw ir::InternalError("struct '" + record->getNameAsString() + "' has no field '" + field + "'");
+}
 
 // Vec3 d = {e1, e2, e3};  Vec3 d{};  Vec3 d = p;  Vec3 d;  -> a local per field, initialized
 // from the list, the copied struct's field, or else zero.
@@ -48,9 +79,31 @@ void Converter::declareStructLocal(const VarDecl* vd, const ir::Type& type, ir::
   }
 }
 
-// s.f of a struct expression: a scalarized local's field local, or a parameter's field.
+// s.f of a struct expression: a scalarized local's field local, a field of an element pointed to
+// (x4[i].y, *p, __ldg(x4 + i)), an argument of make_float4 or of a braced list, or a parameter's
+// field.
 ir::ExprPtr Converter::fieldOf(const Expr* object, const std::string& field) {
-  object = object->IgnoreParenImpCasts();
+  object = structValue(object)->IgnoreParenImpCasts();
+  if (const auto* sub = dyn_cast<ArraySubscriptExpr>(object))
+    return elementField(sub->getBase(), convertExpr(sub->getIdx()), field);
+  if (const auto* u = dyn_cast<UnaryOperator>(object); u && u->getOpcode() == UO_Deref)
+    return elementField(u->getSubExpr(), ir::number(0, ir::Type::integer()), field);
+  if (const auto* list = dyn_cast<InitListExpr>(object)) {  // p = {a, b, c}
+    const FieldDecl* f = fieldNamed(list->getType()->getAsRecordDecl(), field);
+    unsigned k = f->getFieldIndex();
+    return k < list->getNumInits() && !isa<ImplicitValueInitExpr>(list->getInit(k))
+               ? convertExpr(list->getInit(k))
+               : ir::number(0, *convertType(f->getType(), f->getSourceRange()));
+  }
+  if (const auto* call = dyn_cast<CallExpr>(object)) {
+    const FunctionDecl* fd = call->getDirectCallee();
+    if (fd && cuda::isCachedLoad(fd->getName()) && call->getNumArgs() == 1)
+      return elementField(call->getArg(0), ir::number(0, ir::Type::integer()), field);
+    if (const CallExpr* make = makeCall(call))
+      return convertExpr(make->getArg(fieldNamed(call->getType()->getAsRecordDecl(), field)->getFieldIndex()));
+    return unsupportedExpr(call, "a struct returned by a call is not supported",
+                           "return the fields through reference parameters, or build the struct from its fields");
+  }
   if (const auto* ref = dyn_cast<DeclRefExpr>(object))
     if (auto local = structLocals_.find(dyn_cast<VarDecl>(ref->getDecl())); local != structLocals_.end()) {
       const std::string& name = local->second.at(field);
@@ -58,6 +111,50 @@ ir::ExprPtr Converter::fieldOf(const Expr* object, const std::string& field) {
         if (f == field) return ir::var(name, *t);
     }
   return ir::member(convertExpr(object), field);
+}
+
+// `v = w;`, `y4[i] = v;`: the copy or move assignment of a whole struct.
+bool Converter::isStructAssignment(const Expr* e) const {
+  const auto* op = dyn_cast<CXXOperatorCallExpr>(e->IgnoreImplicit());
+  const auto* method = op ? dyn_cast_or_null<CXXMethodDecl>(op->getDirectCallee()) : nullptr;
+  return method && op->getOperator() == OO_Equal &&
+         (method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator());
+}
+
+void Converter::convertStructAssignment(const Expr* e, ir::StmtList& out) {
+  const auto* op = cast<CXXOperatorCallExpr>(e->IgnoreImplicit());
+  auto type = convertType(op->getArg(0)->getType(), op->getSourceRange());
+  if (!type) return;
+  std::vector<ir::ExprPtr> targets;
+  for (const auto& field : type->record->fields) targets.push_back(fieldOf(op->getArg(0), field.first));
+  assignStruct(e, *type, targets, op->getArg(1), out);
+}
+
+// Each of `targets`, the fields of a struct, gets its field of `value`. Where a field's new value
+// reads what an earlier field's assignment changes (`v = make_float4(v.y, v.x, ...)`), the new
+// values are computed into locals first.
+void Converter::assignStruct(const Expr* whole, const ir::Type& type, const std::vector<ir::ExprPtr>& targets,
+                             const Expr* value, ir::StmtList& out) {
+  std::vector<ir::ExprPtr> values;
+  for (const auto& field : type.record->fields) values.push_back(fieldOf(value, field.first));
+  bool overlaps = false;
+  for (size_t k = 0; k < targets.size(); ++k) {
+    if (targets[k]->kind != ir::ExprKind::Var && targets[k]->kind != ir::ExprKind::Index) {
+      fail(whole->getSourceRange(), "assignment to this struct is not supported",
+           "assign to a local struct or to an element of a view of an array (y4[i] = v)");
+      return;
+    }
+    for (size_t later = k + 1; later < values.size(); ++later)
+      overlaps = overlaps || ir::reads(values[later], ir::rootName(*targets[k]));
+  }
+  ir::SourceLoc at = loc(whole->getBeginLoc());
+  for (size_t k = 0; overlaps && k < values.size(); ++k) {
+    std::string name = freshName(ir::rootName(*targets[k]) + "_new");
+    out.push_back(ir::at(ir::decl(name, values[k]->type, values[k]), at));
+    values[k] = ir::var(name, values[k]->type);
+  }
+  for (size_t k = 0; k < targets.size(); ++k)
+    out.push_back(ir::at(ir::assign(targets[k], ir::Op::Assign, values[k]), at));
 }
 
 }  // namespace adjoint::frontend::detail

@@ -38,6 +38,20 @@ struct dim3 {
   unsigned x, y, z;
   dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
 };
+// CUDA's vector types and their make_ functions (float4, make_float4, ...), aligned as CUDA aligns
+// them, so that kernels viewing buffers as vectors (reinterpret_cast<const float4*>(x)) run.
+#define ADJOINT_CPU_VECTOR_TYPES(T)                                               \
+  struct alignas(2 * sizeof(T)) T##2 { T x, y; };                                 \
+  struct T##3 { T x, y, z; };                                                     \
+  struct alignas(4 * sizeof(T) < 16 ? 4 * sizeof(T) : 16) T##4 { T x, y, z, w; }; \
+  inline T##2 make_##T##2(T x, T y) { return {x, y}; }                            \
+  inline T##3 make_##T##3(T x, T y, T z) { return {x, y, z}; }                    \
+  inline T##4 make_##T##4(T x, T y, T z, T w) { return {x, y, z, w}; }
+ADJOINT_CPU_VECTOR_TYPES(float)
+ADJOINT_CPU_VECTOR_TYPES(double)
+ADJOINT_CPU_VECTOR_TYPES(int)
+#undef ADJOINT_CPU_VECTOR_TYPES
+
 using cudaStream_t = struct CUstream_st*;
 inline const cudaStream_t cudaStreamPerThread = reinterpret_cast<cudaStream_t>(0x2);
 enum cudaError_t {

@@ -53,3 +53,26 @@ double chain_energy(const Chain& c, const double* p, int n, double scale) { retu
 // VERIFY: chain_energy
 
 inline auto adjoint_fields(Chain& c) { return std::tie(c.k, c.rest); }
+
+// An array of doubles viewed as points (three doubles each, no padding), as particle codes keep
+// positions: p[i].y is pos[3 * i + 1]; a whole point is copied, reassigned and stored back.
+struct Point {
+  double x, y, z;
+};
+
+double bending_energy(const double* pos, double* moved, int n, double k) {
+  const Point* p = reinterpret_cast<const Point*>(pos);
+  Point* out = reinterpret_cast<Point*>(moved);
+  double e = 0;
+  for (int i = 1; i + 1 < n; ++i) {
+    Point a = p[i - 1], c = p[i + 1];
+    Point mid = {0.5 * (a.x + c.x), 0.5 * (a.y + c.y), 0.5 * (a.z + c.z)};
+    double dx = p[i].x - mid.x, dy = p[i].y - mid.y, dz = p[i].z - mid.z;
+    e += k * (dx * dx + dy * dy + dz * dz);
+    out[i] = mid;
+    mid = {mid.y, mid.x, std::sin(mid.z)};
+    e += out[i].x * mid.z;
+  }
+  return e;
+}
+// VERIFY: bending_energy n=5

@@ -109,6 +109,26 @@ TEST_CASE("one index per adjoint array, injective: a plain +=") {
   CHECK(f.needsOneDimensionalLaunch);
 }
 
+TEST_CASE("the lanes of a vector, c * i + k for 0 <= k < c, are a thread's own; a lane past c is not") {
+  ExprPtr i = var("i", kInt), xbar = var("x_bar", kFloats);
+  auto lane = [&](int c, int k) {
+    ExprPtr at = binary(Op::Mul, number(c, kInt), i);
+    return index(xbar, k ? binary(Op::Add, at, number(k, kInt)) : at);
+  };
+  auto accumulated = [&](std::vector<std::pair<int, int>> lanes) {
+    StmtList body = {globalIndex("i")};
+    for (auto [c, k] : lanes) body.push_back(assign(lane(c, k), Op::Add, number(2, kFloat)));
+    Function f = kernel(body);
+    transforms::parallelizeAdjoints(f, false);
+    return print(f.body);
+  };
+  std::string float4 = accumulated({{4, 0}, {4, 1}, {4, 2}, {4, 3}});
+  CHECK(float4.find("atomicAdd") == std::string::npos);
+  CHECK(float4.find("// x[4 * i + 3]: index injective over threads: plain +=") != std::string::npos);
+  CHECK(accumulated({{4, 0}, {4, 4}}).find("atomicAdd(&x_bar[4 * i + 4], 2.0f)") != std::string::npos);
+  CHECK(accumulated({{2, 1}, {4, 1}}).find("atomicAdd") != std::string::npos);  // different strides
+}
+
 TEST_CASE("--deterministic rejects an adjoint that needs a floating-point atomic") {
   ExprPtr xbar = var("x_bar", kFloats);
   ExprPtr j = index(var("idx", Type::integer().pointerTo(true)), cast(kInt, builtin("threadIdx.x")));
