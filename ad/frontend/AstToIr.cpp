@@ -272,6 +272,8 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
     return convertLambdaCall(op);
   if (const auto* call = dyn_cast<CallExpr>(e)) return convertCall(call);
   if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) return convertExpr(m->getSubExpr());
+  // A template's value parameter (BLOCK of template <int BLOCK>): the instantiation's constant.
+  if (const auto* p = dyn_cast<SubstNonTypeTemplateParmExpr>(e)) return convertExpr(p->getReplacement());
   if (const auto* ctor = dyn_cast<CXXConstructExpr>(e);
       ctor && ctor->getConstructor()->isCopyOrMoveConstructor() && ctor->getNumArgs() == 1)
     return convertExpr(ctor->getArg(0));  // a struct passed by value

@@ -227,6 +227,4 @@ std::optional<ir::Type> Converter::convertStruct(QualType qt, SourceRange where)
   return ir::Type::structure(info);
 }
 
-// How C++ names the function: "ns::g", "dot<double, 3>".
-
 }  // namespace adjoint::frontend::detail

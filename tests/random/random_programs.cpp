@@ -4,15 +4,15 @@
 // between generated functions (also under ?:, && and ||), helpers in a namespace and function
 // templates, a constant table at namespace scope, pointer locals, pointer arithmetic and
 // pointer walks, std::vector and std::array parameters (indexed, at(), size(), range-based for,
-// std::accumulate, std::inner_product, *std::max_element, *std::min_element), lambdas named by a local, local structs,
-// const member functions called on struct parameters, switch (on integers and an enumeration), assignments inside
-// expressions, scalars by reference, a user's rule reading the call's result (with an alias), <cmath> constants, 64-bit
-// integer constants, and math functions with their domains guarded. Every function carries a `// VERIFY:` line for
-// tests/run_case.py, which verifies its generated derivatives. With --kernels it writes CUDA kernels instead
-// (straight-line code per thread, device helpers, reads at the thread's index and at computed indices, a warp-shuffle
-// sum, results stored per thread, updated in place, scattered or accumulated with atomicAdd, a pointer to the thread's
-// element), each with a `// KERNEL:` line for
-// tests/run_kernel_case.py.
+// std::accumulate, std::inner_product, *std::max_element, *std::min_element), lambdas named by a local, local structs
+// (also views of x as structs), const member functions called on struct parameters, switch (on integers and an
+// enumeration), assignments inside expressions, scalars by reference, a user's rule reading the call's result (with an
+// alias), <cmath> constants, 64-bit integer constants, and math functions with their domains guarded. Every function
+// carries a `// VERIFY:` line for tests/run_case.py, which verifies its generated derivatives. With --kernels it writes
+// CUDA kernels instead (straight-line code per thread, device helpers, reads at the thread's index and at computed
+// indices, a warp-shuffle sum, results stored per thread, updated in place, scattered or accumulated with atomicAdd, a
+// pointer to the thread's element, a double2 view of the buffers: a pair per thread loaded and stored whole, kernel
+// templates), each with a `// KERNEL:` line for tests/run_kernel_case.py.
 //
 //   random_programs [--kernels] <seed> <count> <output>
 #include <cstdio>
@@ -400,9 +400,15 @@ class Generator {
     int blocks = 2 + pick(3), n = 32 * blocks * 2 - pick(40);
     bool shuffle = chance(30);
     int store = pick(4);  // 0: y[i] = (or __stcs), 1: atomicAdd(&y[i % 4]), 2: atomicAdd(&y[0]), 3: y[i] += (in place)
-    std::string out = "// KERNEL: " + name + " grid=" + std::to_string(blocks) + " block=64 x=[" + std::to_string(n) +
-                      "] p=[2] y=[" + std::to_string(n) + "] n=" + std::to_string(n) + "\n";
-    out += "__global__ void " + name + "(const double* x, const double* p, double* y, int n) {\n";
+    bool pairs = chance(25);  // each thread a double2 of x (reinterpret_cast<const double2*>(x)[i]), and of y
+    if (pairs) n -= n % 2;
+    // A template over its element type, instantiated explicitly for double: k3<double>.
+    bool templated = chance(20);
+    std::string instance = name + (templated ? "<double>" : "");
+    std::string out = "// KERNEL: " + instance + " grid=" + std::to_string(blocks) + " block=64 x=[" +
+                      std::to_string(n) + "] p=[2] y=[" + std::to_string(n) + "] n=" + std::to_string(n) + "\n";
+    out += templated ? "template <typename T>\n__global__ void " + name + "(const T* x, const T* p, T* y, int n) {\n"
+                     : "__global__ void " + name + "(const double* x, const double* p, double* y, int n) {\n";
     out += "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n";
     Scope s;
     s.scalars = {"a", "b"};
@@ -415,19 +421,35 @@ class Generator {
     }
     // the element perhaps through a load with a cache hint, as tuned kernels read inputs
     const char* element[] = {"x[i]", "__ldg(&x[i])", "__ldcs(x + i)"};
-    out += "  if (i < n) {\n    double a = p[0];\n    double b = " + std::string(element[pick(3)]) + " * p[1];\n";
+    if (pairs) {
+      const char* vector[] = {"reinterpret_cast<const double2*>(x)[i]",
+                              "__ldg(reinterpret_cast<const double2*>(x) + i)"};
+      out += "  if (i < n / 2) {\n    double2 q = " + std::string(vector[pick(2)]) +
+             ";\n    double a = p[0];\n    double b = q.x * p[1];\n";
+      s.scalars.push_back("q.y");
+    } else {
+      out += "  if (i < n) {\n    double a = p[0];\n    double b = " + std::string(element[pick(3)]) + " * p[1];\n";
+    }
     if (chance(30)) {
       out += "    const double* xi = x + i;\n    b += 0.125 * std::sin(*xi);\n";
       s.pointer = "xi";  // one element: read as *xi
     }
     out += block(s, 2, 0, false, false);
     std::string value = bounded(s, 3) + " + 0.25 * std::sin(a * b)";
-    if (store == 0) out += chance(30) ? "    __stcs(&y[i], " + value + ");\n" : "    y[i] = " + value + ";\n";
+    if (store == 0 && pairs) {
+      std::string pair = "make_double2(" + value + ", " + bounded(s, 2) + ")";
+      out += chance(30) ? "    __stcs(reinterpret_cast<double2*>(y) + i, " + pair + ");\n"
+                        : "    reinterpret_cast<double2*>(y)[i] = " + pair + ";\n";
+    } else if (store == 0) {
+      out += chance(30) ? "    __stcs(&y[i], " + value + ");\n" : "    y[i] = " + value + ";\n";
+    }
     if (store == 1) out += "    atomicAdd(&y[i % 4], " + value + ");\n";
     if (store == 2) out += "    atomicAdd(y, " + value + ");\n";
     if (store == 3) out += "    y[i] += " + value + ";\n";
-    kernels_.push_back(name);
-    return out + "  }\n}\n\n";
+    kernels_.push_back(instance);
+    if (templated)
+      out += "  }\n}\ntemplate __global__ void " + instance + "(const double*, const double*, double*, int);\n\n";
+    return templated ? out : out + "  }\n}\n\n";
   }
 
   // Host code over the kernels: two or three of them launched in a chain through an intermediate
@@ -516,7 +538,11 @@ class Generator {
     if (s.hasLocal) out += "  double w[8] = {a, b, x[0], x[1], a * b, 0.5, x[2], 1.0};\n";
     if (chance(25)) {
       // A local struct, its fields read and assigned like the scalars.
-      out += chance(50) ? "  Pair q = {a * 0.5, b};\n" : "  Pair q{};\n  q.u = a;\n  Pair r = q;\n  q.v = r.u * b;\n";
+      const char* declarations[] = {"  Pair q = {a * 0.5, b};\n",
+                                    "  Pair q{};\n  q.u = a;\n  Pair r = q;\n  q.v = r.u * b;\n",
+                                    // x viewed as pairs of doubles (n >= 4: two whole pairs)
+                                    "  Pair q = reinterpret_cast<const Pair*>(&x[0])[1];\n  q = {q.v * a, q.u + b};\n"};
+      out += declarations[pick(s.vectors ? 2 : 3)];
       s.scalars.push_back("q.u");
       s.scalars.push_back("q.v");
     }
