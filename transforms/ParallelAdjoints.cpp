@@ -231,12 +231,19 @@ class Parallelizer : public Rewriter {
     return {index, 0};
   }
 
-  // The literal c of c * g, g * c or u + c * g; 1 for another index.
-  static double stride(const Expr& e) {
+  // The literal c of c * g, g * c or u + c * g, for g injective over threads; 1 for another index.
+  // (In i + 4 * n, the part with the stride is the same in every thread: its lanes i and i + 1
+  // meet across threads.)
+  double stride(const Expr& e) const {
     if (isOp(e, Op::Add)) return stride(*e.operands[1]);
     if (!isOp(e, Op::Mul)) return 1;
-    for (const ExprPtr& factor : e.operands)
-      if (factor->kind == ExprKind::Number && factor->type.scalar == Scalar::Int) return factor->value;
+    for (int k = 0; k < 2; ++k) {
+      const Expr& factor = *e.operands[k];
+      Spread other = threads_.spread(e.operands[1 - k]);
+      if (factor.kind == ExprKind::Number && factor.type.scalar == Scalar::Int &&
+          (other == Spread::GridInjective || other == Spread::BlockInjective))
+        return factor.value;
+    }
     return 1;
   }
 

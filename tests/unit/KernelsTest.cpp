@@ -127,6 +127,12 @@ TEST_CASE("the lanes of a vector, c * i + k for 0 <= k < c, are a thread's own; 
   CHECK(float4.find("// x[4 * i + 3]: index injective over threads: plain +=") != std::string::npos);
   CHECK(accumulated({{4, 0}, {4, 4}}).find("atomicAdd(&x_bar[4 * i + 4], 2.0f)") != std::string::npos);
   CHECK(accumulated({{2, 1}, {4, 1}}).find("atomicAdd") != std::string::npos);  // different strides
+  // i + 4 * n and i + 4 * n + 1: the stride multiplies a value every thread shares.
+  ExprPtr n = var("n", kInt), shifted = binary(Op::Add, i, binary(Op::Mul, number(4, kInt), n));
+  Function f = kernel({globalIndex("i"), assign(index(xbar, shifted), Op::Add, number(2, kFloat)),
+                       assign(index(xbar, binary(Op::Add, shifted, number(1, kInt))), Op::Add, number(2, kFloat))});
+  transforms::parallelizeAdjoints(f, false);
+  CHECK(print(f.body).find("atomicAdd(&x_bar[i + 4 * n + 1], 2.0f)") != std::string::npos);
 }
 
 TEST_CASE("--deterministic rejects an adjoint that needs a floating-point atomic") {
