@@ -82,7 +82,7 @@ class Generator {
   std::mt19937_64 rng_;
   std::vector<std::string> helpers_;  // double h(double u, double v), callable by later functions
   bool kernels_mode_ = false;         // kernels have no squash (the user's rules are for host functions)
-  std::vector<std::string> kernels_;  // __global__ void k(const double* x, const double* p, double* y, int n)
+  std::vector<std::string> kernels_;  // __global__ void k(const double* x, const double* p, double* y, int n), no views
   int nextCounter_ = 0;               // while-loop counters get names of their own
   // Vectors of 8 elements, not the verifier's 64: the loops over a whole vector (range-for,
   // std::accumulate, y[j] += sin(y[j - 1])) then chain 8 steps, as the pointer functions' n does,
@@ -446,7 +446,9 @@ class Generator {
     if (store == 1) out += "    atomicAdd(&y[i % 4], " + value + ");\n";
     if (store == 2) out += "    atomicAdd(y, " + value + ");\n";
     if (store == 3) out += "    y[i] += " + value + ";\n";
-    kernels_.push_back(instance);
+    // The host functions launch kernels at offsets (h + l): not one that views its buffers as
+    // double2 (an odd offset would misalign the vectors, which CUDA does not allow).
+    if (!pairs) kernels_.push_back(instance);
     if (templated)
       out += "  }\n}\ntemplate __global__ void " + instance + "(const double*, const double*, double*, int);\n\n";
     return templated ? out : out + "  }\n}\n\n";
