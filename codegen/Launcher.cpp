@@ -32,10 +32,22 @@ std::string launcher(const Function& kernel) {
     body +=
         "  // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.\n"
         "  if (grid.y * grid.z * block.y * block.z != 1) return cudaErrorInvalidValue;\n";
+  else if (kernel.oneDimensionalBlocks)
+    body +=
+        "  // The kernel's cooperative groups are written for threads that differ in threadIdx.x alone.\n"
+        "  if (block.y * block.z != 1) return cudaErrorInvalidValue;\n";
   // The kernel's arguments: the caller's, then what the launcher provides.
   std::string args;
   for (const Param& p : kernel.params)
     args += ", " + (p.role == Role::BlockSums ? "sums" : p.role == Role::VirtualBlocks ? "grid.x" : p.name);
+  if (kernel.dynamicSharedParts > 1)
+    body += "  // The kernel keeps " + std::to_string(kernel.dynamicSharedParts) +
+            " arrays in dynamic shared memory, each as large as the forward's.\n"
+            "  shmem *= " +
+            std::to_string(kernel.dynamicSharedParts) +
+            ";\n"
+            "  if (cudaError_t e = adjoint::allow_shared(" +
+            kernel.name + ", shmem)) return e;\n";
   std::string physical = "grid";
   if (kernel.blocksInTurn) {
     std::string columns = kernel.columnWidth ? ", static_cast<long long>(" + print(*kernel.columnWidth) + ")" : "";

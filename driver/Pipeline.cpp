@@ -14,12 +14,14 @@
 #include "transforms/BlocksInTurn.h"
 #include "transforms/CommonCalls.h"
 #include "transforms/DeadCode.h"
+#include "transforms/DynamicShared.h"
 #include "transforms/DropOutputStores.h"
 #include "transforms/ExtractCalls.h"
 #include "transforms/FlattenBlocks.h"
 #include "transforms/HalvingLoops.h"
 #include "transforms/ParallelAdjoints.h"
 #include "transforms/ReservedNames.h"
+#include "transforms/RunningExtremes.h"
 #include "transforms/SeedStores.h"
 #include "transforms/Simplify.h"
 #include "transforms/StructureJumps.h"
@@ -142,6 +144,8 @@ const std::vector<Pass>& passes() {
        eachPrepared([](ir::Function& f, PipelineState&) { transforms::uniqueLocalNames(f); })},
       {"flatten-blocks", "remove nested { } blocks", Shows::Prepared,
        eachPrepared([](ir::Function& f, PipelineState&) { transforms::flattenBlocks(f); })},
+      {"running-extremes", "track a loop's running maximum or minimum by the iteration that last set it", Shows::Prepared,
+       eachPrepared([](ir::Function& f, PipelineState& s) { transforms::trackRunningExtremes(f, s.prepared); })},
       {"differentiate", "write the derivative of the requested function and of the functions it calls",
        Shows::Derivatives, differentiate},
       {"drop-output-stores", "forward mode of kernels: leave out the stores into outputs the kernel never reads",
@@ -160,6 +164,10 @@ const std::vector<Pass>& passes() {
       {"sink-seed-zeroing", "reverse mode of device code: move the stores that zero a seed to the end of their block",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
          if (reverse(s) && (d.kernel || d.device)) transforms::sinkSeedZeroing(d);
+       })},
+      {"dynamic-shared", "kernels: a slice of the dynamic shared memory for each array there, adjoints included",
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState&) {
+         if (d.kernel) transforms::placeDynamicShared(d);
        })},
       {"parallel-adjoints",
        "reverse mode of device code: plain +=, per-block sums or atomics for each adjoint added to memory",

@@ -20,7 +20,8 @@ kernels (ADJOINT_CPU_EXECUTION); with --gpu nvcc builds it and it runs on the GP
 `k.check [seed [file]]` saves its vjp in `file` for the reference `k.reference file` to compare.
 
 Specs: an array `x=[250]` (random in [-1, 1]) or `x=[250:lo:hi]`; a scalar `n=250`.
-Other keys: `wrt=a,b` (passed to the tool), `deterministic` (passed as --deterministic).
+Other keys: `wrt=a,b` (passed to the tool), `deterministic` (passed as --deterministic),
+`shmem=N*T` (the launch's dynamic shared memory: N * sizeof(T) bytes).
 
 --bench uses the `// BENCH:` lines instead (the same form, with sizes for timing) and times the
 forward and the vjp instead of checking them; --build-only builds the harnesses (in --keep)
@@ -84,10 +85,14 @@ def cpu_source(text):
         config = split_top(m.group(2)) + ["0", "0"][: max(0, 4 - len(split_top(m.group(2))))]
         rest = m.string[m.end():].lstrip()
         return f"adjoint::launch({m.group(1)}, {', '.join(config)}" + ("" if rest.startswith(")") else ", ")
+    # extern __shared__ float tile[]; (a host compiler knows no extern __shared__): the CPU
+    # execution's dynamic shared memory.
+    text = re.sub(r"extern\s+__shared__\s+(?:__align__\(\d+\)\s+)?(\w+)\s+(\w+)\s*\[\s*\]\s*;",
+                  r"\1* \2 = adjoint::dynamic_shared<\1>(0, 1);", text)
     return '#include "adjoint/cuda.h"\n' + re.sub(r"(\w+(?:<[^<>;]*>)?)\s*<<<(.*?)>>>\s*\(", launch, text, flags=re.S)
 
 
-def harness(case, spelling, grid, block, specs, vjp_params, jvp_params, seed, mode):
+def harness(case, spelling, grid, block, shmem, specs, vjp_params, jvp_params, seed, mode):
     """The harness's main: `mode` check (the checks, then the vjp saved for the reference), bench
     (timings) or reference (the float64 reference's comparison). A host function has no grid."""
     kernel = generated_name(spelling)
@@ -134,9 +139,9 @@ def harness(case, spelling, grid, block, specs, vjp_params, jvp_params, seed, mo
         vjp = f"[&] {{ check({kernel}_vjp({vjp_args})); }}"
         jvp = f"[&] {{ check({kernel}_jvp({jvp_args})); }}"
     else:
-        forward = f"[&] {{ check(adjoint::launch({spelling}, grid, block, 0, nullptr, {forward_args})); }}"
-        vjp = f"[&] {{ check({kernel}_vjp_launch(grid, block, 0, nullptr, {vjp_args})); }}"
-        jvp = f"[&] {{ check({kernel}_jvp_launch(grid, block, 0, nullptr, {jvp_args})); }}"
+        forward = f"[&] {{ check(adjoint::launch({spelling}, grid, block, {shmem}, nullptr, {forward_args})); }}"
+        vjp = f"[&] {{ check({kernel}_vjp_launch(grid, block, {shmem}, nullptr, {vjp_args})); }}"
+        jvp = f"[&] {{ check({kernel}_jvp_launch(grid, block, {shmem}, nullptr, {jvp_args})); }}"
     run = {"bench": f"adjoint_check.time({forward},\n         {vjp});\n  bool ok = true;",
            "check": f"bool ok = adjoint_check.run({forward},\n                  {vjp},\n                  {jvp});\n"
                     f"  if (argc > 2) ok = adjoint_check.save({vjp}, argv[2]) && ok;",
@@ -204,6 +209,9 @@ def main():
         if "deterministic" in opts:
             extra.append("--deterministic")
         grid, block = (None, None) if host_level else (specs.pop("grid"), specs.pop("block"))
+        # shmem=64*float: the launch's dynamic shared memory, 64 * sizeof(float) bytes
+        count, _, element = specs.pop("shmem", "0").partition("*")
+        shmem = f"{count} * sizeof({element})" if element else count
         sources = []
         for mode in ("grad", "jvp"):
             out = os.path.join(work, f"{kernel}.{mode}.cu")
@@ -218,7 +226,7 @@ def main():
         for mode in modes:
             included = case if args.gpu and mode != "reference" else cpu_case
             with open(os.path.join(work, f"{kernel}.{mode}.cu"), "w") as f:
-                f.write(harness(included, spelling, grid, block, specs, *params, args.seed, mode))
+                f.write(harness(included, spelling, grid, block, shmem, specs, *params, args.seed, mode))
         exe = os.path.join(work, f"{kernel}.{modes[0]}")
         main_file = exe + ".cu"
         nvcc_flags = ["-std=c++17", "-arch=sm_90", "-Werror", "all-warnings", "-I", args.runtime, "-I", work]

@@ -434,10 +434,12 @@ class Parallelizer : public Rewriter {
       if (s.kind != StmtKind::Decl || !s.type.shared || !naming::isAdjoint(s.name)) continue;
       Type u = Type::integer("unsigned", true);
       ExprPtr j = var("j", u);
-      StmtPtr clear =
-          forStmt(decl("j", u, call("adjoint::thread_rank", {}, u)), binary(Op::Lt, j, number(s.type.arraySize, u)),
-                  assign(j, Op::Add, call("adjoint::block_threads", {}, u)),
-                  {assign(index(var(s.name, s.type), j), Op::Assign, number(0, s.type.element()))});
+      ExprPtr size = s.type.arraySize > 0 ? number(s.type.arraySize, u)
+                                          : call("adjoint::dynamic_shared_size<" + s.type.scalarSpelling() + ">",
+                                                 {number(d_.dynamicSharedParts, u)}, u);
+      StmtPtr clear = forStmt(decl("j", u, call("adjoint::thread_rank", {}, u)), binary(Op::Lt, j, size),
+                              assign(j, Op::Add, call("adjoint::block_threads", {}, u)),
+                              {assign(index(var(s.name, s.type), j), Op::Assign, number(0, s.type.element()))});
       clear->comment = "the block clears its shared adjoints before any thread adds to them";
       body.insert(body.begin() + static_cast<long>(k) + 1,
                   {clear, eval(call("__syncthreads", {}, Type::of(Scalar::Void)))});

@@ -98,6 +98,7 @@ std::set<std::string> variedVariables(const Function& f, const std::set<std::str
     changed = false;
     auto mark = [&](const std::string& name) { changed |= varied.insert(name).second; };
     walk(f.body, [&](const Stmt& s) {
+      if (s.passive) return;
       bool fromVaried = readsAny(s.expr, varied, m);
       for (const ExprPtr& a : s.args) fromVaried |= readsAny(a, varied, m);
       if (s.kind == StmtKind::Assign && s.lhs->type.isFloating() && fromVaried) mark(rootName(*s.lhs));

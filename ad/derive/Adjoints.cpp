@@ -84,7 +84,7 @@ ExprPtr Adjoints::arrayBar(const Expr& array) const {
   if (array.kind != ExprKind::Var)
     throw InternalError("an indexed expression whose array is not a variable: " + print(array));
   Type t = array.type;
-  return var(naming::adjointOf(array.text), t.arraySize > 0 ? t : t.writableIndexed());
+  return var(naming::adjointOf(array.text), t.arraySize > 0 || t.shared ? t : t.writableIndexed());
 }
 
 ExprPtr Adjoints::barOf(const Expr& lvalue) const {
@@ -320,7 +320,7 @@ StmtList Adjoints::declarations() const {
       continue;
     }
     const Type& t = locals_.at(v);
-    StmtPtr d = decl(naming::adjointOf(v), t, t.isArrayLocal() ? nullptr : number(0, t));
+    StmtPtr d = decl(naming::adjointOf(v), t, t.isArrayLocal() || t.shared ? nullptr : number(0, t));
     if (t.isContainer()) d->args = {containerSize(var(v, t))};  // zeros, as many as v has
     out.push_back(d);
   }

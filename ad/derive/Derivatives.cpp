@@ -28,6 +28,7 @@ std::vector<Function> differentiate(const Module& prepared, const Request& entry
     out.back().kernel = g.kernel;
     out.back().device = g.device;
     out.back().host = g.host;
+    out.back().oneDimensionalBlocks = g.oneDimensionalBlocks;
   }
   return out;
 }

@@ -246,7 +246,7 @@ class TangentBuilder {
     }
     if (s->expr)
       d->expr = tangent(s->expr);
-    else if (!s->type.isArrayLocal())
+    else if (!s->type.isArrayLocal() && !s->type.shared)
       d->expr = number(0, s->type);
     if (s->type.isContainer())
       d->args = s->args;  // its size: zeros, as many as the vector has

@@ -18,6 +18,29 @@ bool isOverwrite(const Stmt& s, bool inLoop) {
 
 using Names = std::set<std::string>;
 
+// Whether an if's body changes what its condition reads: a variable the body assigns, or an
+// element of an array the condition indexes. A pointer tested against null (`bias != nullptr`)
+// is not changed by the stores through it.
+bool changesItsCondition(const Stmt& branch) {
+  Names values, arrays;
+  walk(branch.expr, [&](const Expr& x) {
+    if (x.kind == ExprKind::Index) arrays.insert(rootName(x));
+  });
+  walk(branch.expr, [&](const Expr& x) {
+    if (x.kind == ExprKind::Var && !arrays.count(x.text)) values.insert(x.text);
+  });
+  bool changed = false;
+  auto check = [&](const Stmt& s) {
+    if (s.kind != StmtKind::Assign && s.kind != StmtKind::Decl) return;
+    std::string v = s.kind == StmtKind::Decl ? s.name : rootName(*s.lhs);
+    bool whole = s.kind == StmtKind::Decl || s.lhs->kind == ExprKind::Var;
+    changed |= arrays.count(v) || (whole && values.count(v));
+  };
+  walk(branch.body, check);
+  walk(branch.elseBody, check);
+  return changed;
+}
+
 std::set<std::string> indexReads(const Expr& lvalue) {
   std::set<std::string> names;
   const Expr* e = &lvalue;
@@ -74,7 +97,7 @@ class ExposedReads {
     if (inLoop) plan_.inLoop.insert(&s);
     switch (s.kind) {
       case StmtKind::If: {
-        if (!plan_.tapedBranch.count(&s)) state.merge(readsOf(s));
+        if (!plan_.tapedBranch.count(&s) && !s.passive) state.merge(readsOf(s));
         Names a = flowList(s.body, state, inLoop);
         a.merge(flowList(s.elseBody, state, inLoop));
         return a;
@@ -91,7 +114,8 @@ class ExposedReads {
     }
     Names reads = readsOf(s);
     if (plan_.recomputed.count(&s)) reads.merge(analysis::readVariables(s.expr));
-    if (!isOverwrite(s, inLoop) || plan_.recomputed.count(&s) || requests_.neverStored.count(overwrittenName(s))) {
+    if (!isOverwrite(s, inLoop) || s.passive || plan_.recomputed.count(&s) ||
+        requests_.neverStored.count(overwrittenName(s))) {
       state.merge(reads);
       return withReadAfter(s, std::move(state));
     }
@@ -180,17 +204,13 @@ TapePlan planTape(const StmtList& body, const Module& m,
   TapePlan plan;
   plan.recomputed = recomputableDeclarations(body, m);
   walk(body, [&](const Stmt& s) {
-    if (s.kind != StmtKind::If) return;
-    std::set<std::string> written = analysis::assignedVariables(s.body);
-    written.merge(analysis::assignedVariables(s.elseBody));
-    for (const std::string& v : analysis::readVariables(s.expr))
-      if (written.count(v)) plan.tapedBranch.insert(&s);
+    if (s.kind == StmtKind::If && !s.passive && changesItsCondition(s)) plan.tapedBranch.insert(&s);
   });
   ExposedReads flow(plan, reverseReads, requests);
   while (flow.run(body)) {
   }
   walk(body, [&](const Stmt& s) {
-    if (s.kind == StmtKind::If && plan.tapedBranch.count(&s)) return;
+    if (s.kind == StmtKind::If && (plan.tapedBranch.count(&s) || s.passive)) return;
     plan.reverseReads.merge(reverseReads(s));
     if (plan.recomputed.count(&s)) plan.reverseReads.merge(analysis::readVariables(s.expr));
   });

@@ -188,9 +188,13 @@ ir::Function Converter::convertFunction(const FunctionDecl* fd) {
   beginFunction(fd, f.body);
   for (const auto& [v, type] : captured_) namesInFunction_.insert(v->getNameAsString());
   currentFunction_ = f.name;
+  usesGroups_ = false;
+  currentIsKernel_ = f.kernel;
+  dynamicShared_ = false;
   ir::StmtList body = convertBody(fd->getBody());
   f.body.insert(f.body.begin(), tableDecls_.begin(), tableDecls_.end());
   f.body.insert(f.body.end(), body.begin(), body.end());
+  f.oneDimensionalBlocks = usesGroups_;
   return f;
 }
 
@@ -264,6 +268,7 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
       op && op->getOperator() == OO_Subscript && standardContainer(op->getArg(0)->getType()))
     return convertSubscript(op);
   if (const auto* m = dyn_cast<CXXMemberCallExpr>(e)) {
+    if (isGroupFunction(m->getMethodDecl())) return convertGroupFunction(m);
     if (standardContainer(m->getImplicitObjectArgument()->getType())) return convertContainerCall(m);
     return convertMethodCall(m);
   }
@@ -482,6 +487,26 @@ const Expr* Converter::assertedCondition(const Expr* e) const {
   return c ? c->getCond()->IgnoreParenImpCasts() : nullptr;
 }
 
+// A floating constant of the library (INFINITY, which is __builtin_inff(); HUGE_VAL;
+// std::numeric_limits<float>::max()): kept as written, a constant of its value. Null for any
+// other call.
+ir::ExprPtr Converter::libraryConstant(const CallExpr* call) {
+  const FunctionDecl* fd = call->getDirectCallee();
+  Expr::EvalResult value;
+  if (call->getNumArgs() != 0 || !call->getType()->isFloatingType() ||
+      !(fd->getBuiltinID() != 0 || sm_.isInSystemHeader(fd->getLocation())) || !call->EvaluateAsRValue(value, ctx_) ||
+      !value.Val.isFloat())
+    return nullptr;
+  auto type = convertType(call->getType(), call->getSourceRange());
+  if (!type) return placeholder();
+  std::string text;
+  if (SourceLocation at = call->getBeginLoc(); at.isMacroID())
+    text = Lexer::getImmediateMacroName(at, sm_, ctx_.getLangOpts()).str();
+  if (!ir::isNamedConstant(text))
+    text = Lexer::getSourceText(CharSourceRange::getTokenRange(call->getSourceRange()), sm_, ctx_.getLangOpts()).str();
+  return ir::namedConstant(text, value.Val.getFloat().convertToDouble(), *type);
+}
+
 ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   const FunctionDecl* fd = call->getDirectCallee();
   if (!fd) return unsupportedExpr(call, "indirect calls are not supported", "call the function by name");
@@ -489,6 +514,8 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   // about caching alone).
   if (cuda::isCachedLoad(fd->getName()) && call->getNumArgs() == 1)
     return elementAt(call->getArg(0), ir::number(0, ir::Type::integer()));
+  if (isGroupFunction(fd)) return convertGroupFunction(call);
+  if (ir::ExprPtr constant = libraryConstant(call)) return constant;
   // Host code passes pointers into buffers (xs + l * n) to the host functions it calls.
   bool host = isHostCode(fd->getDefinition());
   for (unsigned i = 0; i < std::min(call->getNumArgs(), fd->getNumParams()); ++i) {

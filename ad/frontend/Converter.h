@@ -153,8 +153,12 @@ class Converter {
   ir::StmtPtr convertAtomicAdd(const CallExpr* call);
   ir::ExprPtr convertAddress(const Expr* e);
   void convertDecl(const VarDecl* vd, ir::StmtList& out);
+  void declareDynamicShared(const VarDecl* vd, ir::StmtList& out);
+  bool currentIsKernel_ = false;
+  bool dynamicShared_ = false;  // the kernel being converted declared its extern __shared__ array
   ir::ExprPtr convertExpr(const Expr* e);
   ir::ExprPtr convertCall(const CallExpr* call);
+  ir::ExprPtr libraryConstant(const CallExpr* call);
   ir::ExprPtr convertCast(const CastExpr* c);
   ir::ExprPtr convertUnary(const UnaryOperator* u);
   ir::ExprPtr convertBinary(const BinaryOperator* b);
@@ -232,6 +236,20 @@ class Converter {
   std::map<const VarDecl*, ir::Type> captured_;              // in a lambda's function: its captures
   std::map<std::pair<const CXXRecordDecl*, const VarDecl*>, ir::ExprPtr> captureCopies_;  // by value
   std::string currentFunction_;  // the IR name of the function being converted
+
+  // Cooperative groups as the CUDA built-ins they stand for (CooperativeGroups.cpp).
+  bool isGroupType(QualType qt) const;
+  std::optional<int> groupOf(const Expr* e);  // 0: the block; n: a tile of n threads
+  void declareGroup(const VarDecl* vd);
+  ir::ExprPtr convertGroupCall(const CallExpr* call, int group);
+  bool isGroupFunction(const FunctionDecl* fd) const;
+  ir::ExprPtr convertGroupFunction(const CallExpr* call);
+  // e, if it is a call of cg::reduce giving a value of type `into`.
+  const CallExpr* groupReduce(const Expr* e, QualType into) const;
+  bool lowerReduce(const CallExpr* call, const ir::ExprPtr& into, bool declare, ir::StmtList& out);
+  ir::ExprPtr warpShuffle(const std::string& kind, ir::ExprPtr value, ir::ExprPtr lane);
+  std::map<const VarDecl*, int> groups_;
+  bool usesGroups_ = false;  // by the function being converted
 
   // Host code over kernels (HostCode.cpp).
   std::optional<ir::Type> passedThroughType(QualType qt);

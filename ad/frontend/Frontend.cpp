@@ -28,7 +28,8 @@ bool isCudaSource(const ParseRequest& request) {
 }
 
 // A .cu file is parsed as CUDA for the host, with the real toolkit headers: kernels' bodies are
-// parsed all the same, and nothing needs a GPU or libdevice.
+// parsed all the same, and nothing needs a GPU or libdevice. nvcc finds the CUDA C++ library
+// (cuda/std/..., which <cooperative_groups.h> includes) in include/cccl; Clang's driver does not.
 std::vector<std::string> cudaArguments() {
   const char* env = std::getenv("CUDA_PATH");
   std::string root = env && *env ? env : ADJOINT_CUDA_PATH;
@@ -36,6 +37,8 @@ std::vector<std::string> cudaArguments() {
           "cuda",
           "--cuda-host-only",
           "--cuda-path=" + root,
+          "-isystem",
+          root + "/include/cccl",
           "-nocudalib",
           "--cuda-gpu-arch=sm_90",
           "-Wno-unknown-cuda-version"};

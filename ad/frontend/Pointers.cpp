@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "ad/frontend/Converter.h"
+#include "ad/frontend/Cuda.h"
 
 namespace adjoint::frontend::detail {
 
@@ -89,6 +90,7 @@ std::optional<Converter::PointerValue> Converter::pointerValue(const Expr* e) {
   e = e->IgnoreParenImpCasts();
   if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
     const auto* vd = dyn_cast<VarDecl>(ref->getDecl());
+    if (vd && cuda::isShared(vd) && vd->hasExternalStorage()) return PointerValue{convertDeclRef(ref), nullptr};
     if (vd && !vd->isLocalVarDeclOrParm()) {
       ir::ExprPtr table = constantTable(vd);
       return table ? std::optional<PointerValue>(PointerValue{table, nullptr}) : std::nullopt;

@@ -36,14 +36,23 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
     declareContainer(vd, out);
     return;
   }
+  if (isGroupType(vd->getType())) {
+    declareGroup(vd);
+    return;
+  }
   bool shared = cuda::isShared(vd);
   if (!shared && vd->getType()->isPointerType() && vd->isLocalVarDecl() && !vd->isStaticLocal()) {
     declarePointer(vd, out);
     return;
   }
-  if (shared && (vd->hasExternalStorage() || !ctx_.getAsConstantArrayType(vd->getType()))) {
+  if (shared && vd->hasExternalStorage()) {
+    declareDynamicShared(vd, out);
+    return;
+  }
+  if (shared && !ctx_.getAsConstantArrayType(vd->getType())) {
     fail(vd->getSourceRange(), "this __shared__ variable is not supported",
-         "declare shared memory as a fixed-size __shared__ array (a one-element array for a scalar)");
+         "declare shared memory as a fixed-size __shared__ array (a one-element array for a scalar), or as "
+         "extern __shared__ T name[] sized by the launch");
     return;
   }
   if (!shared && (vd->isStaticLocal() || vd->hasExternalStorage())) {
@@ -66,6 +75,10 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
     declareStructLocal(vd, *t, out);
     return;
   }
+  if (const CallExpr* reduce = groupReduce(vd->getInit(), vd->getType())) {
+    lowerReduce(reduce, ir::var(vd->getNameAsString(), *t), /*declare=*/true, out);
+    return;
+  }
   t->shared = shared;
   auto s = ir::at(ir::decl(vd->getNameAsString(), *t, nullptr), loc(vd->getBeginLoc()));
   if (const Expr* init = vd->getInit()) {
@@ -80,6 +93,23 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
     }
   }
   out.push_back(s);
+}
+
+// `extern __shared__ float tile[];`: the launch's dynamic shared memory, as a shared pointer
+// local with no initializer (transforms/DynamicShared.h places it, and a derivative's adjoints
+// after it). One such array per kernel: several would alias.
+void Converter::declareDynamicShared(const VarDecl* vd, ir::StmtList& out) {
+  const auto* array = ctx_.getAsIncompleteArrayType(vd->getType());
+  std::optional<ir::Type> element = array ? convertType(array->getElementType(), vd->getSourceRange()) : std::nullopt;
+  if (!array || !element || element->isIndexed() || element->isStruct() || !currentIsKernel_ || dynamicShared_) {
+    fail(vd->getSourceRange(), "this extern __shared__ variable is not supported",
+         "declare one extern __shared__ array of scalars per kernel, in the kernel (extern __shared__ float tile[])");
+    return;
+  }
+  dynamicShared_ = true;
+  ir::Type t = element->pointerTo(false);
+  t.shared = true;
+  out.push_back(ir::at(ir::decl(vd->getNameAsString(), t, nullptr), loc(vd->getBeginLoc())));
 }
 
 // `atomicAdd(&x[i], v);` is `x[i] += v` done atomically: differentiated as that statement.
@@ -180,6 +210,8 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
     for (const Decl* d : ds->decls()) {
       if (const auto* vd = dyn_cast<VarDecl>(d))
         c_.convertDecl(vd, out_);
+      else if (isa<NamespaceAliasDecl, UsingDirectiveDecl, UsingDecl, TypedefNameDecl, StaticAssertDecl>(d))
+        continue;  // names and checks for the compiler: nothing runs
       else
         c_.fail(d->getSourceRange(), "this declaration is not supported inside a differentiated function",
                 "move it out of the function");
@@ -255,6 +287,9 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
       if (ir::StmtPtr l = c_.convertLaunch(launch)) out_.push_back(l);
     } else if (call && c_.isLibraryCall(call)) {
       if (ir::StmtPtr l = c_.convertLibraryCall(call)) out_.push_back(l);
+    } else if (const CallExpr* reduce = c_.groupReduce(assigned(e), e->getType())) {
+      // v = cg::reduce(tile, v, op): the butterfly on v itself.
+      c_.lowerReduce(reduce, c_.convertExpr(cast<BinaryOperator>(e->IgnoreParens())->getLHS()), false, out_);
     } else if (c_.isStructAssignment(e)) {
       c_.convertStructAssignment(e, out_);
     } else if (ir::StmtPtr a = c_.convertAssignment(e)) {
@@ -290,6 +325,14 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
  private:
   Converter& c_;
   ir::StmtList& out_;
+
+  // The value of `target = value` for a local scalar variable target.
+  static const Expr* assigned(const Expr* e) {
+    const auto* b = dyn_cast<BinaryOperator>(e->IgnoreParens());
+    const auto* ref = b && b->getOpcode() == BO_Assign ? dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParens()) : nullptr;
+    const auto* vd = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+    return vd && vd->isLocalVarDecl() && vd->getType()->isArithmeticType() ? b->getRHS() : nullptr;
+  }
 
   // *pointer = value, for a value of a scalar or of a struct (a float4 stored field by field).
   void storeThrough(const Expr* pointer, const Expr* value, const Expr* whole) {

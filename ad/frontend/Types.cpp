@@ -15,6 +15,11 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
   if (const auto* e = canon->getAs<EnumType>(); e && !sm_.isInSystemHeader(e->getDecl()->getLocation()))
     return convertEnum(e->getDecl(), where);
   if (auto t = passedThroughType(qt)) return t;
+  if (isGroupType(qt)) {
+    fail(where, "a cooperative group passed to or returned by a function is not supported",
+         "make the group where it is used: cg::tiled_partition<32>(cg::this_thread_block())");
+    return std::nullopt;
+  }
   if (const auto* ref = canon->getAs<ReferenceType>()) {
     QualType pointee = ref->getPointeeType();
     if (isa<LValueReferenceType>(ref) && standardContainer(pointee))
@@ -37,6 +42,12 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
     return std::nullopt;
   }
   if (standardContainer(canon)) return convertContainer(canon, true, where);  // by value: read only (see convertDecl)
+  if (const auto* open = ctx_.getAsIncompleteArrayType(canon)) {  // extern __shared__ float tile[]: a pointer
+    auto t = convertType(open->getElementType(), where);
+    if (t && !t->isIndexed()) return t->pointerTo(false);
+    fail(where, "type '" + qt.getAsString() + "' is not supported", "use an array of scalars");
+    return std::nullopt;
+  }
   if (canon->isStructureOrClassType()) return convertStruct(canon, where);
   bool pointer = false, constPointee = false;
   QualType elem = canon;

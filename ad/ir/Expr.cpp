@@ -65,6 +65,7 @@ bool bothNumbers(const ExprPtr& a, const ExprPtr& b) { return exactNumber(a) && 
 }  // namespace
 
 ExprPtr number(double value, const Type& type) {
+  if (type.element().scalar == Scalar::Bool) return boolean(value != 0);
   auto e = std::make_shared<Expr>();
   e->kind = ExprKind::Number;
   e->type = type.element();
@@ -92,9 +93,9 @@ ExprPtr namedConstant(const std::string& name, double value, const Type& type) {
 }
 
 bool isNamedConstant(const std::string& name) {
-  static const std::set<std::string> names{"M_E",        "M_LOG2E", "M_LOG10E", "M_LN2",  "M_LN10",
-                                           "M_PI",       "M_PI_2",  "M_PI_4",   "M_1_PI", "M_2_PI",
-                                           "M_2_SQRTPI", "M_SQRT2", "M_SQRT1_2"};
+  static const std::set<std::string> names{"M_E",       "M_LOG2E",  "M_LOG10E", "M_LN2",    "M_LN10",     "M_PI",
+                                           "M_PI_2",    "M_PI_4",   "M_1_PI",   "M_2_PI",   "M_2_SQRTPI", "M_SQRT2",
+                                           "M_SQRT1_2", "INFINITY", "NAN",      "HUGE_VAL", "HUGE_VALF"};
   return names.count(name) > 0;
 }
 

@@ -74,8 +74,14 @@ struct Function {
   unsigned sumsBefore = 0, sumsAfter = 0;
   // A kernel whose plain += of adjoints relies on threads differing in threadIdx.x alone.
   bool needsOneDimensionalLaunch = false;
+  // A function whose cooperative groups were written as threadIdx.x arithmetic: its blocks'
+  // threads must differ in threadIdx.x alone (see ad/frontend/CooperativeGroups.cpp).
+  bool oneDimensionalBlocks = false;
   // A kernel that runs the forward's blocks in turn (transforms::runBlocksInTurn).
   bool blocksInTurn = false;
+  // A kernel keeping this many arrays in the dynamic shared memory, each as large as the
+  // forward's (transforms/DynamicShared.h): its launcher launches with that many times the bytes.
+  unsigned dynamicSharedParts = 0;
   // A derivative of host code over kernels (f_vjp, f_jvp; f_train_step when also `trainStep`).
   bool hostLevel = false;
   bool trainStep = false;

@@ -62,8 +62,9 @@ std::string print(const Expr& e) {
   switch (e.kind) {
     case ExprKind::Number:
       return e.value < 0 ? "(" + e.text + ")" : e.text;
-    case ExprKind::Constant:  // <cmath>'s constants are doubles
-      return e.type.scalar == Scalar::Float ? "static_cast<float>(" + e.text + ")" : e.text;
+    case ExprKind::Constant:  // <cmath>'s M_ constants are doubles
+      return e.type.scalar == Scalar::Float && e.text.rfind("M_", 0) == 0 ? "static_cast<float>(" + e.text + ")"
+                                                                          : e.text;
     case ExprKind::Bool:
     case ExprKind::Var:
       return e.text;
@@ -125,7 +126,9 @@ class StmtPrinter {
   void line(int indent, const std::string& text) { out_ << std::string(2 * indent, ' ') << text << "\n"; }
 
   static std::string declText(const Stmt& s) {
-    std::string t = (s.type.shared ? "__shared__ " : "") + s.type.paramSpelling() + " " + s.name;
+    // (A shared pointer points into the dynamic shared memory: transforms/DynamicShared.h.)
+    bool sharedArray = s.type.shared && !s.type.pointer;
+    std::string t = (sharedArray ? "__shared__ " : "") + s.type.paramSpelling() + " " + s.name;
     if (s.type.arraySize > 0) {
       t += "[" + std::to_string(s.type.arraySize) + "]";
       if (s.type.shared) return t;  // shared memory takes no initializer

@@ -60,6 +60,10 @@ struct Stmt {
   StmtPtr init;                  // For
   StmtPtr step;                  // For
   bool throughLauncher = false;  // Launch: through the kernel's generated launcher (K_vjp_launch)
+  // Decl, Assign, If: computes values no derivative flows through and that the reverse reads only as
+  // the forward leaves them (a running maximum's tracking, transforms/RunningExtremes.h): what
+  // it assigns is not active, never restored, and an if of such statements is not taped.
+  bool passive = false;
 };
 
 StmtPtr block(StmtList body);

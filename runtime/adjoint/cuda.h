@@ -24,6 +24,34 @@ cudaError_t launch(void (*kernel)(Params...), dim3 grid, dim3 block, size_t shme
 }
 #endif
 
+#ifndef ADJOINT_CPU_EXECUTION
+// The bytes of dynamic shared memory the kernel was launched with.
+__device__ inline unsigned dynamic_shared_bytes() {
+  unsigned bytes;
+  asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+  return bytes;
+}
+// The part-th of `parts` equal slices of the dynamic shared memory, as T elements: what
+// `extern __shared__ T name[];` declares is part 0 of 1; a derivative keeps its adjoints after
+// the forward's (part 1 of 2).
+template <class T>
+__device__ T* dynamic_shared(unsigned part, unsigned parts) {
+  extern __shared__ __align__(16) unsigned char adjoint_dynamic_shared[];
+  return reinterpret_cast<T*>(adjoint_dynamic_shared + part * (dynamic_shared_bytes() / parts));
+}
+// Lets `kernel` launch with `bytes` of dynamic shared memory, beyond the 48 KiB default too.
+template <class... Params>
+cudaError_t allow_shared(void (*kernel)(Params...), size_t bytes) {
+  if (bytes <= 48 * 1024) return cudaSuccess;
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+}
+#endif
+// How many T elements one of `parts` slices of the dynamic shared memory holds.
+template <class T>
+__device__ unsigned dynamic_shared_size(unsigned parts) {
+  return dynamic_shared_bytes() / parts / static_cast<unsigned>(sizeof(T));
+}
+
 __device__ inline unsigned thread_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
 __device__ inline unsigned block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
 __device__ inline unsigned block_rank() { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }
@@ -247,6 +275,33 @@ __device__ T shfl_sync_adjoint(unsigned mask, T adj, int src, int width = 32) {
     if (__shfl_sync(mask, read, k) == lane) sum += other;
   }
   return sum;
+}
+
+// The first lane of the warp holding the warp's largest `value` (warp_argmax) or its smallest
+// (warp_argmin), in every lane; 32 where no lane compares equal to it (NaN). A warp's maximum is
+// __shfl_sync(0xffffffffu, v, warp_argmax(v)): its derivative goes to that one lane, through the
+// shuffle's. Every lane of the warp calls them.
+template <class T, class Before>
+__device__ int warp_first_extreme(T value, Before before) {
+  T extreme = value;
+  for (int offset = 16; offset > 0; offset /= 2) {
+    T other = __shfl_xor_sync(0xffffffffu, extreme, offset);
+    if (before(other, extreme)) extreme = other;
+  }
+  int first = value == extreme ? static_cast<int>(thread_rank() % 32) : 32;
+  for (int offset = 16; offset > 0; offset /= 2) {
+    int other = __shfl_xor_sync(0xffffffffu, first, offset);
+    first = other < first ? other : first;
+  }
+  return first;
+}
+template <class T>
+__device__ int warp_argmax(T value) {
+  return warp_first_extreme(value, [](T a, T b) { return a > b; });
+}
+template <class T>
+__device__ int warp_argmin(T value) {
+  return warp_first_extreme(value, [](T a, T b) { return a < b; });
 }
 
 // The number of times `for (c = a; c > 0; c /= 2)` runs: how Adjoint counts halving loops, so

@@ -405,19 +405,37 @@ T atomicMax(T* address, T value) {
 
 namespace adjoint {
 
-// Runs kernel<<<grid, block>>>(args...) on the CPU, blocks in order. Dynamic shared memory is
-// not provided.
+namespace cpu {
+// The running launch's dynamic shared memory (one block at a time).
+inline std::vector<unsigned char> dynamicShared;
+}  // namespace cpu
+
+inline unsigned dynamic_shared_bytes() { return static_cast<unsigned>(cpu::dynamicShared.size()); }
+template <class T>
+T* dynamic_shared(unsigned part, unsigned parts) {
+  return reinterpret_cast<T*>(cpu::dynamicShared.data() + part * (dynamic_shared_bytes() / parts));
+}
+template <class... Params>
+cudaError_t allow_shared(void (*)(Params...), size_t) {
+  return cudaSuccess;
+}
+
+// Runs kernel<<<grid, block, shmem>>>(args...) on the CPU, blocks in order. Each block's dynamic
+// shared memory starts as all-ones bytes (NaN as floats), as shared memory holds no defined
+// values when a block starts.
 template <class... Params, class... Args>
 cudaError_t launch(void (*kernel)(Params...), dim3 grid, dim3 block, size_t shmem, cudaStream_t, Args... args) {
-  if (shmem != 0 || block.x * block.y * block.z == 0 || block.x * block.y * block.z > 1024)
+  if (shmem > 228 * 1024 || block.x * block.y * block.z == 0 || block.x * block.y * block.z > 1024)
     return cudaErrorInvalidConfiguration;
   gridDim = grid;
   blockDim = block;
+  cpu::dynamicShared.assign(shmem, 0xff);
   cpu::BlockRun threads(block, [&] { kernel(args...); });
   for (unsigned z = 0; z < grid.z; ++z)
     for (unsigned y = 0; y < grid.y; ++y)
       for (unsigned x = 0; x < grid.x; ++x) {
         blockIdx = uint3{x, y, z};
+        std::fill(cpu::dynamicShared.begin(), cpu::dynamicShared.end(), 0xff);
         threads.run();
       }
   return cudaSuccess;
