@@ -34,7 +34,8 @@ std::string launcher(const Function& kernel) {
         "  if (grid.y * grid.z * block.y * block.z != 1) return cudaErrorInvalidValue;\n";
   else if (kernel.oneDimensionalBlocks)
     body +=
-        "  // The kernel's cooperative groups are written for threads that differ in threadIdx.x alone.\n"
+        "  // The cooperative groups of the kernel (or of what it calls) are written for threads that\n"
+        "  // differ in threadIdx.x alone.\n"
         "  if (block.y * block.z != 1) return cudaErrorInvalidValue;\n";
   // The kernel's arguments: the caller's, then what the launcher provides.
   std::string args;

@@ -115,6 +115,22 @@ bool Converter::markedNondifferentiable(const Decl* d) {
   return false;
 }
 
+// A function that calls one whose cooperative groups assume one-dimensional blocks assumes them
+// too: the launchers of a kernel's derivatives check the blocks for every function it calls.
+void Converter::markOneDimensionalBlocks() {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (ir::Function& f : module_.functions) {
+      if (f.oneDimensionalBlocks) continue;
+      ir::walkExprs(f.body, [&](const ir::Expr& e) {
+        const ir::Function* callee = e.kind == ir::ExprKind::Call ? module_.find(e.text) : nullptr;
+        f.oneDimensionalBlocks |= callee && callee->oneDimensionalBlocks;
+      });
+      changed |= f.oneDimensionalBlocks;
+    }
+  }
+}
+
 std::optional<ir::Module> Converter::run(const std::vector<std::string>& roots) {
   if (!readRules()) return std::nullopt;
   std::vector<const FunctionDecl*> defs = definitionsInMainFile();
@@ -143,6 +159,7 @@ std::optional<ir::Module> Converter::run(const std::vector<std::string>& roots) 
     module_.functions.push_back(convertFunction(fd));
   }
   if (report_.failed()) return std::nullopt;
+  markOneDimensionalBlocks();
   ir::Module module = std::move(module_);
   llvm::StringRef text = sm_.getBufferData(sm_.getMainFileID());
   std::istringstream lines(text.str());

@@ -250,6 +250,7 @@ class Converter {
   ir::ExprPtr warpShuffle(const std::string& kind, ir::ExprPtr value, ir::ExprPtr lane);
   std::map<const VarDecl*, int> groups_;
   bool usesGroups_ = false;  // by the function being converted
+  void markOneDimensionalBlocks();
 
   // Host code over kernels (HostCode.cpp).
   std::optional<ir::Type> passedThroughType(QualType qt);

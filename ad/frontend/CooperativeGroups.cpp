@@ -101,7 +101,6 @@ void Converter::declareGroup(const VarDecl* vd) {
     return;
   }
   groups_[vd] = size;
-  usesGroups_ = true;
 }
 
 // __shfl_<kind>_sync(0xffffffffu, value, lane): the built-in with its (linear) rule.
@@ -115,6 +114,7 @@ ir::ExprPtr Converter::warpShuffle(const std::string& kind, ir::ExprPtr value, i
 
 // group.method(args): what the method computes, in the built-ins.
 ir::ExprPtr Converter::convertGroupCall(const CallExpr* call, int group) {
+  usesGroups_ = true;
   std::string method = call->getDirectCallee()->getNameAsString();
   auto type = convertType(call->getType(), call->getSourceRange(), /*allowVoid=*/true);
   if (!type) return placeholder();
@@ -147,6 +147,7 @@ ir::ExprPtr Converter::convertGroupFunction(const CallExpr* call) {
                            "use the block (cg::this_thread_block()) and its tiles of 32 threads");
   }
   std::optional<int> group = call->getNumArgs() > 0 ? groupOf(call->getArg(0)) : std::nullopt;
+  usesGroups_ = true;
   if (fd->getName() == "sync" && group && call->getNumArgs() == 1)
     return ir::call(*group > 0 ? "__syncwarp" : "__syncthreads", {}, ir::Type::of(ir::Scalar::Void));
   if (fd->getName() == "reduce") {
@@ -181,6 +182,7 @@ const CallExpr* Converter::groupReduce(const Expr* e, QualType into) const {
 // so that its derivative is that lane's alone and the reverse needs no value of a butterfly's
 // steps. False after reporting an error.
 bool Converter::lowerReduce(const CallExpr* call, const ir::ExprPtr& into, bool declare, ir::StmtList& out) {
+  usesGroups_ = true;
   const auto* op = call->getNumArgs() == 3 ? call->getArg(2)->getType()->getAsCXXRecordDecl() : nullptr;
   std::string name = op && inCooperativeGroups(op) ? op->getNameAsString() : "";
   bool floating = call->getType()->isFloatingType();
