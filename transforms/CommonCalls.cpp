@@ -65,6 +65,29 @@ bool isFactor(const Expr& e) {
   return e.kind == ExprKind::Binary && (e.op == Op::Mul || e.op == Op::Div) && firstDerivative(e);
 }
 
+// Whether evaluating e loads from memory: an element, a dereference, a field through a pointer.
+bool loads(const ExprPtr& e) {
+  bool found = false;
+  walk(e, [&](const Expr& x) {
+    found |= x.kind == ExprKind::Index || (x.kind == ExprKind::Unary && x.op == Op::Deref) ||
+             (x.kind == ExprKind::Member && x.operands[0]->type.pointer);
+  });
+  return found;
+}
+
+// Visits the subexpressions of e that may be computed before the statement: those every
+// evaluation of e evaluates, and under ?:, && and || those that load nothing. A load under a
+// guard (i < n ? expf(x[i]) : 0) would otherwise run where its guard fails, past an array's end;
+// math on values alone may run speculatively.
+template <typename Visit>
+void walkHoistable(const ExprPtr& e, bool guarded, Visit&& visit) {
+  if (!e || (guarded && loads(e))) return;
+  visit(*e);
+  bool shortCircuits = e->kind == ExprKind::Binary && (e->op == Op::And || e->op == Op::Or);
+  for (size_t k = 0; k < e->operands.size(); ++k)
+    walkHoistable(e->operands[k], guarded || (k > 0 && (shortCircuits || e->kind == ExprKind::Select)), visit);
+}
+
 class Sharer : public Rewriter {
  public:
   Sharer(const Function& f, const Module& m, Shared what) : module_(m), names_(f), what_(what) {}
@@ -102,10 +125,9 @@ class Sharer : public Rewriter {
   // Shares the first candidate of body[i] that later statements repeat; returns whether it did.
   bool shareOne(StmtList& body, size_t i) {
     std::vector<const Expr*> calls;
-    for (const ExprPtr& e : {body[i]->expr})
-      walk(e, [&](const Expr& x) {
-        if (isCandidate(x)) calls.push_back(&x);
-      });
+    walkHoistable(body[i]->expr, false, [&](const Expr& x) {
+      if (isCandidate(x)) calls.push_back(&x);
+    });
     // The innermost factor first (d1_bar / vol before d1_bar / vol * maturity): the one most
     // statements share.
     if (what_ == Shared::Factors) std::reverse(calls.begin(), calls.end());

@@ -109,3 +109,19 @@ __global__ void warp_extremes(const float* inp, float* out, int N, int C) {
   if (warp.thread_rank() == 0) out[row] = high * high - 0.5f * low;
 }
 
+
+// A device helper that makes its own tile: the warp's sum, called by every lane.
+__device__ float warp_total(float v) {
+  auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+  return cg::reduce(warp, v, cg::plus<float>());
+}
+
+// Each element's share of its warp's sum of exponentials. The threads past n take part in the
+// sum with 0 and read nothing: the derivatives may not read x[i] or x_dot[i] there either.
+// KERNEL: warp_fraction grid=2 block=64 x=[120] y=[120] n=120
+__global__ void warp_fraction(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? expf(x[i]) : 0.0f;
+  float total = warp_total(v);
+  if (i < n) y[i] = v / total;
+}

@@ -420,7 +420,10 @@ class Generator {
     s.hasArray = true;
     s.counters = {"i"};
     if (shuffle) {
-      out += "  double s = i < n ? std::sin(x[i]) : 0.0;\n";
+      // a call under the guard i < n: its derivative repeats it (exp), and nothing may read x[i]
+      // where the guard fails
+      out +=
+          std::string("  double s = i < n ? ") + (chance(50) ? "std::sin(x[i])" : "std::exp(0.5 * x[i])") + " : 0.0;\n";
       out += "  for (int m = 16; m > 0; m /= 2) s += __shfl_xor_sync(0xffffffffu, s, m);\n";
       s.scalars.push_back("s");
     } else if (dynamicShared) {
@@ -433,7 +436,8 @@ class Generator {
                           "  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);\n"
                         : "  auto warp = cg::tiled_partition<32>(cg::this_thread_block());\n";
       const char* reduce[] = {"cg::plus<double>()", "cg::greater<double>{}", "cg::less<double>{}"};
-      out += "  double w = cg::reduce(warp, i < n ? x[i] * x[i] : 0.5, " + std::string(reduce[pick(3)]) + ");\n";
+      std::string element = chance(50) ? "x[i] * x[i]" : "std::exp(0.5 * x[i])";
+      out += "  double w = cg::reduce(warp, i < n ? " + element + " : 0.5, " + std::string(reduce[pick(3)]) + ");\n";
       s.scalars.push_back("w");
     }
     // the element perhaps through a load with a cache hint, as tuned kernels read inputs

@@ -158,3 +158,17 @@ TEST_CASE("a pure call repeated by neighbouring statements is computed once") {
   CHECK(print(f.body) ==
         "const double exp_x = std::exp(x);\na += exp_x * x;\nb += exp_x;\nx = 1.0;\na += std::exp(x);\n");
 }
+
+TEST_CASE("a pure call under a guard is not computed before its guard") {
+  Function f;
+  ExprPtr i = var("i", kInt), n = var("n", kInt), v = var("v", kDouble), w = var("w", kDouble);
+  ExprPtr e = call("std::exp", {index(var("x", kDouble.pointerTo(true)), i)}, kDouble);
+  ExprPtr guard = binary(Op::Lt, i, n);
+  f.body = {assign(v, Op::Assign, select(guard, e, number(0, kDouble))),
+            assign(w, Op::Assign, binary(Op::And, guard, binary(Op::Gt, e, number(1, kDouble))))};
+  Module m;
+  m.rules["std::exp"] = Rule{};
+  transforms::shareCommonCalls(f, m);
+  // x[i] may lie past the end of x where i < n fails: the calls stay where they were.
+  CHECK(print(f.body) == "v = i < n ? std::exp(x[i]) : 0.0;\nw = i < n && std::exp(x[i]) > 1.0;\n");
+}
