@@ -126,32 +126,29 @@ class ExtremeTracker {
     const Type& k = loop.init->type;
     ExprPtr running = var(names_.fresh(m + "_running"), t);
     ExprPtr raised = var(names_.fresh(m + "_raised"), Type::of(Scalar::Bool));
-    ExprPtr at = var(names_.fresh(m + "_at"), k);
+    ExprPtr iteration = var(names_.fresh(m + "_at"), k);
     SourceLoc where = loop.body[x.position]->loc;
-    StmtPtr first = at_(decl(running->text, t, x.target), where);
+    StmtPtr first = at(decl(running->text, t, x.target), where);
     first->passive = true;
     first->comment = "the running " + std::string(x.maximum ? "maximum" : "minimum") + " of line " +
                      std::to_string(where.line) + ", tracked apart:\n" + m +
                      " takes the value (and derivative) of the iteration that last set it";
     before.push_back(first);
-    before.push_back(at_(decl(raised->text, raised->type, boolean(false)), where));
-    before.push_back(at_(decl(at->text, k, number(0, k)), where));
+    before.push_back(at(decl(raised->text, raised->type, boolean(false)), where));
+    before.push_back(at(decl(iteration->text, k, number(0, k)), where));
     auto onRunning = [&](const ExprPtr& e) {
       return substitute(e, [&](const Expr& v) { return v.text == m ? running : nullptr; });
     };
-    StmtList set{at_(assign(running, Op::Assign, x.value), where),
-                 at_(assign(raised, Op::Assign, boolean(true)), where),
-                 at_(assign(at, Op::Assign, var(loop.init->name, k)), where)};
-    StmtPtr replaced = at_(ifStmt(onRunning(x.raised), set), where);
+    StmtList set{at(assign(running, Op::Assign, x.value), where), at(assign(raised, Op::Assign, boolean(true)), where),
+                 at(assign(iteration, Op::Assign, var(loop.init->name, k)), where)};
+    StmtPtr replaced = at(ifStmt(onRunning(x.raised), set), where);
     replaced->passive = true;
     for (const StmtPtr& s : set) s->passive = true;
     replaced->comment = loop.body[x.position]->comment;
     loop.body[x.position] = replaced;
-    ExprPtr won = substitute(x.value, [&](const Expr& v) { return v.text == loop.init->name ? at : nullptr; });
-    after.push_back(at_(ifStmt(raised, {at_(assign(x.target, Op::Assign, won), where)}), where));
+    ExprPtr won = substitute(x.value, [&](const Expr& v) { return v.text == loop.init->name ? iteration : nullptr; });
+    after.push_back(at(ifStmt(raised, {at(assign(x.target, Op::Assign, won), where)}), where));
   }
-
-  static StmtPtr at_(StmtPtr s, SourceLoc l) { return at(std::move(s), l); }
 };
 
 }  // namespace
