@@ -49,6 +49,18 @@ std::string launcher(const Function& kernel) {
             ";\n"
             "  if (cudaError_t e = adjoint::allow_shared(" +
             kernel.name + ", shmem)) return e;\n";
+  if (kernel.blockColumnWidth) {
+    std::string width = print(*kernel.blockColumnWidth);
+    std::string arrays = std::to_string(kernel.blockColumnArrays);
+    body += "  // Each block sums " + arrays + " adjoint array(s) by column in its dynamic shared memory, " + width +
+            " elements each.\n"
+            "  shmem = " +
+            arrays + " * (" + width + " > 0 ? static_cast<size_t>(" + width + ") : 0) * sizeof(" +
+            kernel.blockColumnElement.scalarSpelling() +
+            ");\n"
+            "  if (cudaError_t e = adjoint::allow_shared(" +
+            kernel.name + ", shmem)) return e;\n";
+  }
   std::string physical = "grid";
   if (kernel.blocksInTurn) {
     std::string columns = kernel.columnWidth ? ", static_cast<long long>(" + print(*kernel.columnWidth) + ")" : "";

@@ -176,7 +176,7 @@ const std::vector<Pass>& passes() {
        })},
       {"blocks-in-turn", "reverse mode of kernels with register sums: run the forward's blocks in turn on fewer blocks",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
-         if (reverse(s) && d.kernel && (d.blockSumSlots > 0 || d.columnWidth))
+         if (reverse(s) && d.kernel && (d.blockSumSlots > 0 || d.columnWidth || d.blockColumnWidth))
            d.blocksInTurn = transforms::runBlocksInTurn(d);
        })},
       {"parallel-tangents", "forward mode of kernels: per-warp sums for the atomicAdds into one address",

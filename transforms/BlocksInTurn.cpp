@@ -12,8 +12,13 @@ using namespace ir;
 
 bool runBlocksInTurn(Function& d) {
   bool eligible = true, usesBlock = false;
-  walk(d.body, [&](const Stmt& s) { eligible &= !(s.kind == StmtKind::Decl && s.type.shared); });
-  walkExprs(d.body, [&](const Expr& e) {
+  // The sums' declarations (first) and their finish (last) stay outside the loop: block column
+  // sums in shared memory, and their barriers, are the blocks' for all the blocks they run.
+  auto first = d.body.begin() + d.sumsBefore;
+  auto last = d.body.end() - d.sumsAfter;
+  StmtList perBlock(first, last);
+  walk(perBlock, [&](const Stmt& s) { eligible &= !(s.kind == StmtKind::Decl && s.type.shared); });
+  walkExprs(perBlock, [&](const Expr& e) {
     if (isBarrier(e)) eligible = false;
     if (e.kind == ExprKind::Var &&
         (e.text == "blockIdx.y" || e.text == "blockIdx.z" || e.text == "gridDim.y" || e.text == "gridDim.z"))
@@ -23,10 +28,6 @@ bool runBlocksInTurn(Function& d) {
   if (!eligible || !usesBlock) return false;
   Type u = Type::integer("unsigned int", true);
   ExprPtr block = var(naming::kVirtualBlock, u), blocks = var(naming::kVirtualBlocks, u);
-  // The sums' declarations (first) and their finish (last) stay outside the loop.
-  auto first = d.body.begin() + d.sumsBefore;
-  auto last = d.body.end() - d.sumsAfter;
-  StmtList perBlock(first, last);
   substitute(perBlock, std::map<std::string, ExprPtr>{{"blockIdx.x", block}, {"gridDim.x", blocks}});
   StmtPtr loop = forStmt(decl(block->text, u, var("blockIdx.x", u)), binary(Op::Lt, block, blocks),
                          assign(block, Op::Add, var("gridDim.x", u)), perBlock);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 
 #include "ad/analysis/Activity.h"
@@ -58,20 +59,22 @@ class Parallelizer : public Rewriter {
   void run() {
     collectAccesses();
     columnWidth_ = commonColumnWidth();
+    chooseBlockColumns();
     rewrite(d_.body);
     zeroSharedAdjoints(d_.body);
-    if (sums_.empty() && columns_.empty()) return;
-    StmtList head, tail;
+    if (sums_.empty() && columns_.empty() && blockColumns_.empty()) return;
+    StmtList head = startBlockColumns(), tail = finishBlockColumns();
+    size_t registers = head.size();
     for (const ThreadSum& s : sums_)
       head.push_back(decl(s.name, s.target->type.element(), number(0, s.target->type.element())));
     for (const ThreadSum& c : columns_)
       head.push_back(decl(c.name, c.target->type.element(), number(0, c.target->type.element())));
     if (!sums_.empty())
-      head.front()->comment = std::string(tangents_  ? "tangents"
-                                          : values() ? "values and adjoints"
-                                                     : "adjoints") +
-                              " every thread adds to the same address: summed in registers first";
-    if (!columns_.empty()) head[sums_.size()]->comment = columnsComment();
+      head[registers]->comment = std::string(tangents_  ? "tangents"
+                                             : values() ? "values and adjoints"
+                                                        : "adjoints") +
+                                 " every thread adds to the same address: summed in registers first";
+    if (!columns_.empty()) head[registers + sums_.size()]->comment = columnsComment();
     StmtList columns = finishColumns(), sums = finishSums();
     tail.insert(tail.end(), columns.begin(), columns.end());
     tail.insert(tail.end(), sums.begin(), sums.end());
@@ -96,10 +99,21 @@ class Parallelizer : public Rewriter {
   bool deterministic_;
   std::set<std::string> invariant_;  // scalar parameters the kernel never assigns
   std::vector<ThreadSum> sums_;
-  std::vector<ThreadSum> columns_;                        // register sums at the thread's column (target: x_bar[i % C])
-  ExprPtr columnWidth_;                                   // their C
-  SourceLoc line_;                                        // of the forward statement whose adjoint is being visited
-  std::map<std::string, std::vector<ExprPtr>> accesses_;  // adjoint array -> the indices it is used at
+  std::vector<ThreadSum> columns_;  // register sums at the thread's column (target: x_bar[i % C])
+  ExprPtr columnWidth_;             // their C
+  SourceLoc line_;                  // of the forward statement whose adjoint is being visited
+  // An adjoint array summed per block in shared memory (`block`) at columns below blockWidth_.
+  struct BlockColumns {
+    std::string bar, block;
+  };
+  std::vector<BlockColumns> blockColumns_;
+  ExprPtr blockWidth_;
+  Type blockElement_;
+  struct Access {
+    ExprPtr index;
+    const Stmt* stmt;
+  };
+  std::map<std::string, std::vector<Access>> accesses_;  // adjoint array -> the indices it is used at
 
   bool values() const {
     return std::any_of(sums_.begin(), sums_.end(), [&](const ThreadSum& s) {
@@ -198,12 +212,141 @@ class Parallelizer : public Rewriter {
   }
 
   void collectAccesses() {
-    walkExprs(d_.body, [&](const Expr& e) {
-      if (e.kind == ExprKind::Index && isMemoryAdjoint(*e.operands[0]))
-        accesses_[e.operands[0]->text].push_back(e.operands[1]);
-      if (isOp(e, Op::Deref) && isMemoryAdjoint(*e.operands[0]))
-        accesses_[e.operands[0]->text].push_back(number(0, Type::integer()));
+    walk(d_.body, [&](const Stmt& s) {
+      auto visit = [&](const Expr& e) {
+        if (e.kind == ExprKind::Index && isMemoryAdjoint(*e.operands[0]))
+          accesses_[e.operands[0]->text].push_back({e.operands[1], &s});
+        if (isOp(e, Op::Deref) && isMemoryAdjoint(*e.operands[0]))
+          accesses_[e.operands[0]->text].push_back({number(0, Type::integer()), &s});
+      };
+      for (const ExprPtr& e : {s.lhs, s.expr}) ir::walk(e, visit);
+      for (const ExprPtr& e : s.args) ir::walk(e, visit);
     });
+  }
+
+  // Adjoint arrays that a kernel only adds to, at loop counters below one width C the same in every
+  // thread (a layernorm's weight_bar[c] over its row's columns): each block sums them in shared
+  // memory, then adds each column once, instead of an atomicAdd per thread (or warp) and column.
+  // Not with --deterministic (the atomics in shared memory add in no fixed order), nor beside the
+  // forward's own dynamic shared memory.
+  void chooseBlockColumns() {
+    if (!d_.kernel || tangents_ || deterministic_ || d_.dynamicSharedParts) return;
+    for (const auto& [bar, uses] : accesses_) {
+      const Param* p = d_.param(bar);
+      if (!p || !p->type.pointer || (blockWidth_ && !(p->type.element() == blockElement_))) continue;
+      ExprPtr width;
+      bool columns = true;
+      for (const Access& u : uses) {
+        const Stmt& s = *u.stmt;
+        bool added = s.kind == StmtKind::Assign && (s.op == Op::Add || s.op == Op::Sub) && !s.atomic &&
+                     s.lhs->kind == ExprKind::Index && s.lhs->operands[1] == u.index;
+        auto range = added && u.index->kind == ExprKind::Var ? threads_.counterRange(u.index->text)
+                                                             : analysis::ThreadIndexing::CounterRange{};
+        columns &= range.bound && readsOnlyInvariants(range.bound) && (!width || sameExpr(*width, *range.bound));
+        if (columns) width = range.bound;
+      }
+      if (!columns || (blockWidth_ && !sameExpr(*blockWidth_, *width))) continue;
+      blockWidth_ = width;
+      blockElement_ = p->type.element();
+      blockColumns_.push_back({bar, names_.fresh(bar + "_block")});
+    }
+  }
+
+  Type blockColumnsType() const {
+    Type t = blockElement_.pointerTo(false);
+    t.shared = true;
+    return t;
+  }
+
+  // for (int j = thread_rank(); j < C; j += block_threads()) body(j)
+  StmtPtr overBlockColumns(const std::function<StmtList(const ExprPtr&)>& body) {
+    Type k = blockWidth_->type;
+    ExprPtr j = var(names_.fresh("column"), k);
+    Type u = Type::integer("unsigned", true);
+    return forStmt(decl(j->text, k, cast(k, call("adjoint::thread_rank", {}, u))), binary(Op::Lt, j, blockWidth_),
+                   assign(j, Op::Add, cast(k, call("adjoint::block_threads", {}, u))), body(j));
+  }
+
+  // The block's column sums in its dynamic shared memory, cleared before any thread adds to them.
+  StmtList startBlockColumns() {
+    if (blockColumns_.empty()) return {};
+    StmtList out;
+    Type u = Type::integer("unsigned", true);
+    auto parts = static_cast<unsigned>(blockColumns_.size());
+    for (size_t k = 0; k < blockColumns_.size(); ++k)
+      out.push_back(decl(blockColumns_[k].block, blockColumnsType(),
+                         call("adjoint::dynamic_shared<" + blockElement_.scalarSpelling() + ">",
+                              {number(static_cast<double>(k), u), number(parts, u)}, blockColumnsType())));
+    out.front()->comment = "adjoints added at columns below " + print(*blockWidth_) +
+                           ": each block sums them in shared memory first, cleared\nbefore any thread adds to them";
+    out.push_back(overBlockColumns([&](const ExprPtr& j) {
+      StmtList clear;
+      for (const BlockColumns& b : blockColumns_)
+        clear.push_back(assign(index(var(b.block, blockColumnsType()), j), Op::Assign, number(0, blockElement_)));
+      return clear;
+    }));
+    out.push_back(eval(call("__syncthreads", {}, Type::of(Scalar::Void))));
+    d_.blockColumnWidth = blockWidth_;
+    d_.blockColumnArrays = parts;
+    d_.blockColumnElement = blockElement_;
+    return out;
+  }
+
+  // Once every thread of the block has added its part: each column's block sum, added once (a
+  // column nothing was added to, not at all: the buffer may not have been given).
+  StmtList finishBlockColumns() {
+    if (blockColumns_.empty()) return {};
+    StmtPtr wait = eval(call("__syncthreads", {}, Type::of(Scalar::Void)));
+    wait->comment = "the block's column sums, added once per column";
+    StmtPtr add = overBlockColumns([&](const ExprPtr& j) {
+      StmtList adds;
+      for (const BlockColumns& b : blockColumns_) {
+        ExprPtr sum = index(var(b.block, blockColumnsType()), j);
+        StmtPtr once = assign(index(var(b.bar, d_.param(b.bar)->type), j), Op::Add, sum);
+        once->atomic = true;
+        adds.push_back(ifStmt(binary(Op::Ne, sum, number(0, blockElement_)), {once}));
+      }
+      return adds;
+    });
+    return {wait, add};
+  }
+
+  const BlockColumns* blockColumnsOf(const std::string& bar) const {
+    for (const BlockColumns& b : blockColumns_)
+      if (b.bar == bar) return &b;
+    return nullptr;
+  }
+
+  // target += value as an add into the block's column sum: an atomicAdd in shared memory, one per
+  // warp where the column is the same in every thread.
+  void addInBlock(Stmt& s, const BlockColumns& b, const ExprPtr& target, Spread spread, const std::string& read) {
+    ExprPtr at = index(var(b.block, blockColumnsType()), target->operands[1]);
+    ExprPtr value = s.op == Op::Sub ? neg(s.expr) : s.expr;
+    std::string how = spread == Spread::Uniform ? "one atomicAdd per warp" : "an atomicAdd";
+    std::string comment =
+        withNote(s.comment, read + ": a column: summed per block in shared memory (" + how + " there), added below");
+    SourceLoc loc = s.loc;
+    if (spread == Spread::Uniform) {
+      s = *eval(call("adjoint::warp_add", {unary(Op::AddressOf, at), value}, Type::of(Scalar::Void)));
+    } else {
+      s.lhs = at;
+      s.op = Op::Add;
+      s.expr = value;
+      s.atomic = true;
+    }
+    s.comment = comment;
+    s.loc = loc;
+  }
+
+  // Whether every use of the adjoint array `bar` is an element of rows with one start
+  // (ThreadIndexing::rowStart): each thread then touches elements no other thread does.
+  bool rowElements(const std::string& bar) const {
+    const std::vector<Access>& uses = accesses_.at(bar);
+    ExprPtr first = threads_.rowStart(uses.front().index, *uses.front().stmt);
+    return first && std::all_of(uses.begin(), uses.end(), [&](const Access& u) {
+             ExprPtr start = threads_.rowStart(u.index, *u.stmt);
+             return start && sameExpr(*start, *first);
+           });
   }
 
   // Whether every use of the adjoint array `bar` is at the same index, or at lanes of one: r + k
@@ -212,13 +355,13 @@ class Parallelizer : public Rewriter {
   // elements no other thread touches: c * g + k = c * g' + k' with |k - k'| < |c| needs g = g'.
   // (x_bar[i] and x_bar[i + 1] are each injective, but thread i's i + 1 is thread i + 1's i.)
   bool singleIndex(const std::string& bar) const {
-    const std::vector<ExprPtr>& uses = accesses_.at(bar);
-    if (std::all_of(uses.begin(), uses.end(), [&](const ExprPtr& u) { return sameExpr(*u, *uses.front()); }))
-      return true;
-    const Expr& lanes = *lane(uses.front()).first;
+    const std::vector<Access>& uses = accesses_.at(bar);
+    const ExprPtr& front = uses.front().index;
+    if (std::all_of(uses.begin(), uses.end(), [&](const Access& u) { return sameExpr(*u.index, *front); })) return true;
+    const Expr& lanes = *lane(front).first;
     double width = std::abs(stride(lanes));
-    return std::all_of(uses.begin(), uses.end(), [&](const ExprPtr& u) {
-      auto [rest, k] = lane(u);
+    return std::all_of(uses.begin(), uses.end(), [&](const Access& u) {
+      auto [rest, k] = lane(u.index);
       return sameExpr(*rest, lanes) && k >= 0 && k < width;
     });
   }
@@ -299,11 +442,14 @@ class Parallelizer : public Rewriter {
     if (!d_.kernel && !shared) spread = Spread::Varying;
     bool injective =
         (spread == Spread::GridInjective || (shared && spread == Spread::BlockInjective)) && singleIndex(bar);
-    if (injective && !tangents_) {
+    bool ownColumns = !injective && d_.kernel && !shared && rowElements(bar);
+    if ((injective || ownColumns) && !tangents_) {
       d_.needsOneDimensionalLaunch = true;
-      s.comment = withNote(s.comment, read + ": index injective over threads: plain " + assignmentSpelling(s.op));
+      std::string why = injective ? "index injective over threads" : "each thread its own elements of a row";
+      s.comment = withNote(s.comment, read + ": " + why + ": plain " + assignmentSpelling(s.op));
       return;
     }
+    if (const BlockColumns* b = blockColumnsOf(bar)) return addInBlock(s, *b, target, spread, read);
     // A device function cannot know which threads call it with which arguments.
     if (!d_.kernel) spread = Spread::Varying;
     if (!shared && spread == Spread::Uniform && readsOnlyInvariants(target->operands[1])) {

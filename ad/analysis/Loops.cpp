@@ -91,4 +91,37 @@ StmtPtr reversedLoop(const CountedLoop& loop, StmtList body) {
   return ifStmt(binary(loop.inclusive ? Op::Le : Op::Lt, loop.first, loop.bound), {reversed});
 }
 
+// for (int i = a + (b - 1 - a) / s * s; i >= a; i -= s), with a, b and s left alone by the body.
+bool asReversedStridedLoop(const Stmt& s, CountedLoop& forward) {
+  if (s.kind != StmtKind::For || !s.init || !s.step || !s.expr || s.init->kind != StmtKind::Decl || !s.init->expr)
+    return false;
+  const std::string& i = s.init->name;
+  const Stmt& step = *s.step;
+  const Expr& cond = *s.expr;
+  if (step.kind != StmtKind::Assign || step.op != Op::Sub || step.lhs->kind != ExprKind::Var || step.lhs->text != i ||
+      !isOp(cond, Op::Ge) || cond.operands[0]->kind != ExprKind::Var || cond.operands[0]->text != i)
+    return false;
+  const ExprPtr& first = cond.operands[1];
+  const ExprPtr& stride = step.expr;
+  // The start: first + (last - first) / stride * stride.
+  const Expr& start = *s.init->expr;
+  if (!isOp(start, Op::Add) || !sameExpr(*start.operands[0], *first) || !isOp(*start.operands[1], Op::Mul))
+    return false;
+  const Expr& times = *start.operands[1];
+  if (!sameExpr(*times.operands[1], *stride) || !isOp(*times.operands[0], Op::Div)) return false;
+  const Expr& quotient = *times.operands[0];
+  if (!sameExpr(*quotient.operands[1], *stride) || !isOp(*quotient.operands[0], Op::Sub) ||
+      !sameExpr(*quotient.operands[0]->operands[1], *first))
+    return false;
+  ExprPtr last = quotient.operands[0]->operands[0];
+  bool exclusive = isOp(*last, Op::Sub) && isOne(last->operands[1]);
+  std::set<std::string> written = assignedVariables(s.body);
+  for (const ExprPtr& e : {first, last, stride})
+    for (const std::string& v : valuesRead(e))
+      if (written.count(v)) return false;
+  if (written.count(i)) return false;
+  forward = CountedLoop{i, s.init->type, first, exclusive ? last->operands[0] : last, true, !exclusive, stride};
+  return true;
+}
+
 }  // namespace adjoint::analysis

@@ -28,4 +28,8 @@ ir::ExprPtr lastValue(const CountedLoop& loop);
 // The loop over the same values backwards, running `body`: from the last value down to a.
 ir::StmtPtr reversedLoop(const CountedLoop& loop, ir::StmtList body);
 
+// Whether `s` is the loop that reversedLoop writes for an increasing strided loop (the for
+// inside its if), and if so the counted loop it runs backwards.
+bool asReversedStridedLoop(const ir::Stmt& s, CountedLoop& forward);
+
 }  // namespace adjoint::analysis

@@ -1,6 +1,10 @@
 #include "ad/analysis/ThreadIndex.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "ad/analysis/Activity.h"
+#include "ad/analysis/Loops.h"
 
 namespace adjoint::analysis {
 
@@ -46,7 +50,7 @@ ThreadIndexing::ThreadIndexing(const Function& kernel) {
     for (const char* object : {"threadIdx.", "blockIdx.", "blockDim.", "gridDim."})
       if (e.text.rfind(object, 0) == 0 && e.text.back() != 'x') oneDimensional_ = false;
   });
-  std::vector<ExprPtr> conditions;
+  std::vector<Condition> conditions;
   collect(kernel.body, conditions);
   writtenArrays_ = assignedVariables(kernel.body);
   // Varying: a fixpoint over the definitions.
@@ -83,20 +87,27 @@ ThreadIndexing::ThreadIndexing(const Function& kernel) {
   }
 }
 
-void ThreadIndexing::collect(const StmtList& body, std::vector<ExprPtr>& conditions) {
+void ThreadIndexing::collect(const StmtList& body, std::vector<Condition>& conditions) {
   auto define = [&](const std::string& name, const ExprPtr& value, const Stmt* s) {
-    bool varyingControl = false;
-    for (const ExprPtr& c : conditions) varyingControl |= isVarying(c);
-    defs_[name].push_back({value, varyingControl, s});
+    bool varyingControl = false, inLoop = false;
+    for (const Condition& c : conditions) {
+      varyingControl |= isVarying(c.expr);
+      inLoop |= c.loop;
+    }
+    defs_[name].push_back({value, varyingControl, s, inLoop});
   };
   for (const StmtPtr& s : body) {
-    if (s->kind == StmtKind::Decl && s->expr) define(s->name, s->expr, s.get());
-    if (s->kind == StmtKind::Decl && !s->expr) define(s->name, nullptr, s.get());
+    std::vector<ExprPtr>& guards = guards_[s.get()];
+    for (const Condition& c : conditions)
+      if (!c.loop) guards.push_back(c.expr);
+    if (s->kind == StmtKind::Decl) define(s->name, s->expr, s.get());
     if (s->kind == StmtKind::Assign && s->lhs->kind == ExprKind::Var)
       define(s->lhs->text, s->op == Op::Assign ? s->expr : binary(s->op, s->lhs, s->expr), s.get());
+    if (s->kind == StmtKind::For && s->init && s->init->kind == StmtKind::Decl)
+      loops_[s->init->name].push_back(s.get());
     if (s->init) collect({s->init}, conditions);
     bool conditional = s->kind == StmtKind::If || isLoop(s->kind);
-    if (conditional) conditions.push_back(s->expr);
+    if (conditional) conditions.push_back({s->expr, isLoop(s->kind)});
     if (s->step) collect({s->step}, conditions);
     collect(s->body, conditions);
     collect(s->elseBody, conditions);
@@ -158,6 +169,159 @@ Spread ThreadIndexing::spread(const ExprPtr& e) const {
     }
   }
   return isVarying(e) ? Spread::Varying : Spread::Uniform;
+}
+
+// The definition of a local declared once with its value and never assigned, outside control that
+// varies between threads.
+const ThreadIndexing::Definition* ThreadIndexing::onlyDefinition(const Expr& e) const {
+  auto it = e.kind == ExprKind::Var ? defs_.find(e.text) : defs_.end();
+  if (it == defs_.end() || it->second.size() != 1) return nullptr;
+  const Definition& d = it->second[0];
+  return d.value && d.stmt->kind == StmtKind::Decl && !d.underVaryingControl ? &d : nullptr;
+}
+
+// The value the local e holds where `use` reads it: its only definition's, or, for a local the
+// forward sweep declares at the top (long x_offset = 0) and sets (or adds to from 0) once, outside
+// loops, under guards that also enclose `use` (x_offset = idx * C under if (idx < N)), the value
+// it sets. Guards and value read only locals defined once and parameters, so they mean the same
+// at both places.
+ExprPtr ThreadIndexing::valueAt(const Expr& e, const Stmt& use) const {
+  if (const Definition* d = onlyDefinition(e)) return d->value;
+  auto it = e.kind == ExprKind::Var ? defs_.find(e.text) : defs_.end();
+  if (it == defs_.end() || it->second.size() != 2) return nullptr;
+  const Definition &top = it->second[0], &set = it->second[1];
+  auto around = guards_.find(&use);
+  bool declaredAtTop = top.stmt->kind == StmtKind::Decl && top.value && top.value->kind == ExprKind::Number &&
+                       !top.inLoop && guards_.at(top.stmt).empty();
+  // x_offset = e, or x_offset += e from its 0 (a pointer parameter advanced in place: inp += idx * C)
+  bool sets = set.stmt->kind == StmtKind::Assign &&
+              (set.stmt->op == Op::Assign || (set.stmt->op == Op::Add && top.value->value == 0));
+  if (!declaredAtTop || !sets || set.inLoop || around == guards_.end()) return nullptr;
+  auto fixed = [&](const ExprPtr& x) {
+    bool ok = true;
+    walk(x, [&](const Expr& v) {
+      if (v.kind == ExprKind::Var && defs_.count(v.text)) ok &= onlyDefinition(v) != nullptr;
+    });
+    return ok;
+  };
+  for (const ExprPtr& g : guards_.at(set.stmt)) {
+    bool encloses =
+        std::any_of(around->second.begin(), around->second.end(), [&](const ExprPtr& a) { return sameExpr(*a, *g); });
+    if (!encloses || !fixed(g)) return nullptr;
+  }
+  return fixed(set.stmt->expr) ? set.stmt->expr : nullptr;
+}
+
+namespace {
+
+// e / 32 or e % 32 for an integer literal 32.
+const Expr* byWarpSize(const Expr& e, Op op) {
+  const Expr& s = stripCasts(e);
+  if (!isOp(s, op)) return nullptr;
+  const Expr& k = stripCasts(*s.operands[1]);
+  return k.kind == ExprKind::Number && k.value == 32 ? &stripCasts(*s.operands[0]) : nullptr;
+}
+
+}  // namespace
+
+// blockIdx.x * ((blockDim.x + 31) / 32) + threadIdx.x / 32 (a tile's meta_group_rank in the
+// grid): the same in a warp's threads, different in any two warps of a one-dimensional grid.
+bool ThreadIndexing::isWarpRow(const Expr& e) const {
+  const Expr& s = stripCasts(e);
+  if (const Definition* d = onlyDefinition(s)) return isWarpRow(*d->value);
+  if (!isOp(s, Op::Add)) return false;
+  for (int k = 0; k < 2; ++k) {
+    const Expr* thread = byWarpSize(*s.operands[k], Op::Div);
+    const Expr& blocks = stripCasts(*s.operands[1 - k]);
+    if (!thread || !isVar(*thread, "threadIdx.x") || !isOp(blocks, Op::Mul)) continue;
+    for (int j = 0; j < 2; ++j) {
+      const Expr* rounded = byWarpSize(*blocks.operands[j], Op::Div);
+      bool warps = rounded && isOp(*rounded, Op::Add) && isVar(*rounded->operands[0], "blockDim.x") &&
+                   stripCasts(*rounded->operands[1]).value == 31;
+      if (warps && isVar(*blocks.operands[1 - j], "blockIdx.x")) return true;
+    }
+  }
+  return false;
+}
+
+// threadIdx.x % 32: a thread's lane in its warp.
+bool ThreadIndexing::isLane(const Expr& e) const {
+  const Expr& s = stripCasts(e);
+  if (const Definition* d = onlyDefinition(s)) return isLane(*d->value);
+  const Expr* thread = byWarpSize(s, Op::Rem);
+  return thread && isVar(*thread, "threadIdx.x");
+}
+
+// threadIdx.x, directly or through a local defined once as it: not below 0.
+bool ThreadIndexing::isThreadOffset(const Expr& e) const {
+  const Expr& s = stripCasts(e);
+  if (const Definition* d = onlyDefinition(s)) return isThreadOffset(*d->value);
+  return isVar(s, "threadIdx.x");
+}
+
+// blockIdx.x, directly or through a local defined once as it: one row per block.
+bool ThreadIndexing::isBlockRow(const Expr& e) const {
+  const Expr& s = stripCasts(e);
+  if (const Definition* d = onlyDefinition(s)) return isBlockRow(*d->value);
+  return isVar(s, "blockIdx.x");
+}
+
+// Where the values of a loop counter lie, in every loop that declares it: [0, C) for a uniform C
+// (for (c = 0; c < C; ++c), for (c = lane; c < C; c += 32), or their reverses); `lanes` when every
+// loop starts at the thread's lane and steps by a multiple of 32, so that two lanes of a warp
+// never hold the same value; `threads` when every loop starts at threadIdx.x and steps by
+// blockDim.x, so that two threads of a block never do.
+ThreadIndexing::CounterRange ThreadIndexing::counterRange(const std::string& counter) const {
+  auto it = loops_.find(counter);
+  if (it == loops_.end() || defs_.at(counter).size() != 2 * it->second.size()) return {};
+  CounterRange range{nullptr, true, true};
+  for (const Stmt* loop : it->second) {
+    CountedLoop c;
+    bool forward = asCountedLoop(*loop, c) || asReversedStridedLoop(*loop, c);
+    ExprPtr low = c.first, bound = c.bound;
+    // for (c = C - 1; c >= low; --c): the reverse of a loop of unit steps
+    if (forward && !c.increasing && c.inclusive && !c.step && isOp(*c.first, Op::Sub) && isOne(c.first->operands[1])) {
+      low = c.bound;
+      bound = c.first->operands[0];
+    } else if (!forward || !c.increasing || c.inclusive) {
+      return {};
+    }
+    const Expr& start = stripCasts(*low);
+    bool lane = isLane(start);
+    if (!lane && !isThreadOffset(start) && !(start.kind == ExprKind::Number && start.value == 0)) return {};
+    if (isVarying(bound) || (range.bound && !sameExpr(stripCasts(*range.bound), stripCasts(*bound)))) return {};
+    const Expr* step = c.step ? &stripCasts(*c.step) : nullptr;
+    range.lanes &= lane && step && step->kind == ExprKind::Number && step->value > 0 && std::fmod(step->value, 32) == 0;
+    range.threads &= isThreadOffset(start) && step && isVar(*step, "blockDim.x");
+    range.bound = bound;
+  }
+  return range;
+}
+
+// For r * C + c (in either order, r * C perhaps through a local) with c a counter in [0, C) and r
+// the thread's own row (injective over the grid), or with r a warp's row and c a lane counter: r * C.
+ExprPtr ThreadIndexing::rowStart(const ExprPtr& e, const Stmt& use) const {
+  const Expr& s = stripCasts(*e);
+  if (!oneDimensional_ || !isOp(s, Op::Add)) return nullptr;
+  for (int k = 0; k < 2; ++k) {
+    const Expr& counter = stripCasts(*s.operands[k]);
+    CounterRange range = counter.kind == ExprKind::Var ? counterRange(counter.text) : CounterRange{};
+    if (!range.bound) continue;
+    const ExprPtr& bound = range.bound;
+    const ExprPtr& start = s.operands[1 - k];
+    ExprPtr value = stripCasts(*start).kind == ExprKind::Var ? valueAt(stripCasts(*start), use) : start;
+    const Expr& row = value ? stripCasts(*value) : stripCasts(*start);
+    if (!isOp(row, Op::Mul)) continue;
+    for (int j = 0; j < 2; ++j) {
+      // A row of its own (the thread's, of all its columns), a warp's (its lanes' columns), or a
+      // block's (its threads' columns).
+      const ExprPtr& r = row.operands[j];
+      bool own =
+          spread(r) == Spread::GridInjective || (range.lanes && isWarpRow(*r)) || (range.threads && isBlockRow(*r));
+      if (own && sameExpr(stripCasts(*row.operands[1 - j]), stripCasts(*bound))) return value ? value : start;
+    }
+  }
+  return nullptr;
 }
 
 }  // namespace adjoint::analysis

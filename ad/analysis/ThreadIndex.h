@@ -28,6 +28,20 @@ class ThreadIndexing {
   explicit ThreadIndexing(const ir::Function& kernel);
 
   Spread spread(const ir::ExprPtr& e) const;
+  // For an element r * C + c of a row, where the statement `use` reads it: r * C (else null). c is
+  // a loop counter in [0, C) and r the thread's own row (injective over the grid), or r is a
+  // warp's row (blockIdx.x * warps + threadIdx.x / 32, one per warp of the grid) and c a counter
+  // over the warp's lanes (from threadIdx.x % 32, by multiples of 32), or r is the block's row
+  // (blockIdx.x) and c a counter over its threads (from threadIdx.x, by blockDim.x). A thread's elements of rows
+  // with one start are then its own. r * C may be a local that the forward sweep sets under guards
+  // that enclose `use` too.
+  ir::ExprPtr rowStart(const ir::ExprPtr& e, const ir::Stmt& use) const;
+  struct CounterRange {
+    ir::ExprPtr bound;     // the values lie in [0, bound); null: not known
+    bool lanes = false;    // the lanes of a warp hold different values
+    bool threads = false;  // the threads of a block hold different values
+  };
+  CounterRange counterRange(const std::string& counter) const;
   // Whether e is the global index of the thread (blockIdx.x * blockDim.x + threadIdx.x), or a
   // local defined once as that: one value per thread, below gridDim.x * blockDim.x.
   bool isThreadIndex(const ir::Expr& e) const;
@@ -35,21 +49,34 @@ class ThreadIndexing {
   bool oneDimensional() const { return oneDimensional_; }
 
  private:
+  struct Condition {
+    ir::ExprPtr expr;
+    bool loop;  // a loop's condition, else an if's
+  };
   struct Definition {
     ir::ExprPtr value;
     bool underVaryingControl;
     const ir::Stmt* stmt;
+    bool inLoop;
   };
   std::map<std::string, std::vector<Definition>> defs_;
+  std::map<const ir::Stmt*, std::vector<ir::ExprPtr>> guards_;  // the ifs' conditions around each statement
+  std::map<std::string, std::vector<const ir::Stmt*>> loops_;   // the for loops that declare each counter
   std::set<std::string> varying_, gridInjective_, blockInjective_, writtenArrays_;
   std::set<std::string> threadIndexAliases_;  // locals holding threadIdx.x
   std::set<std::string> globalIndexVars_;     // locals holding the global thread index
   bool oneDimensional_ = true;
 
-  void collect(const ir::StmtList& body, std::vector<ir::ExprPtr>& conditions);
+  void collect(const ir::StmtList& body, std::vector<Condition>& conditions);
   bool isVarying(const ir::ExprPtr& e) const;
   bool isGridStrideCounter(const std::string& v) const;
   bool isGlobalThreadIndex(const ir::Expr& e) const;
+  const Definition* onlyDefinition(const ir::Expr& e) const;
+  ir::ExprPtr valueAt(const ir::Expr& e, const ir::Stmt& use) const;
+  bool isWarpRow(const ir::Expr& e) const;
+  bool isLane(const ir::Expr& e) const;
+  bool isThreadOffset(const ir::Expr& e) const;
+  bool isBlockRow(const ir::Expr& e) const;
 };
 
 }  // namespace adjoint::analysis

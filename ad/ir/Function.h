@@ -69,6 +69,12 @@ struct Function {
   // sums them in registers: its launcher runs blocks in turn only as many at a time as keep each
   // thread on one column (adjoint::resident_grid's `columns`). Null: none.
   ExprPtr columnWidth;
+  // Adjoints a kernel sums per block in shared memory at columns below a width C (a layernorm's
+  // weight and bias, summed over a block's rows): C, over the kernel's scalar parameters, and the
+  // arrays' count and element type. Its launcher gives it that much dynamic shared memory.
+  ExprPtr blockColumnWidth;
+  unsigned blockColumnArrays = 0;
+  Type blockColumnElement;
   // The statements before and after the kernel's own work: register sums' declarations and their
   // finish, which blocks in turn leave outside its loop.
   unsigned sumsBefore = 0, sumsAfter = 0;

@@ -82,3 +82,13 @@ __global__ void matvec_tanh_loss(const float* A, const float* x, const float* bi
     atomicAdd(loss, total * total);
   }
 }
+
+// One block per row, its threads striding over the row's columns (c += blockDim.x) through row
+// pointers; w is a per-column parameter, so its adjoint sums over the block's rows.
+// KERNEL: block_rows grid=3 block=64 x=[300] w=[100] y=[300] C=100
+// KERNEL: block_rows grid=4 block=32 x=[80] w=[20] y=[80] C=20
+__global__ void block_rows(const float* x, const float* w, float* y, int C) {
+  const float* xr = x + blockIdx.x * C;
+  float* yr = y + blockIdx.x * C;
+  for (int c = threadIdx.x; c < C; c += blockDim.x) yr[c] = tanhf(xr[c] * w[c]) + xr[c];
+}

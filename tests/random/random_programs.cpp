@@ -76,7 +76,8 @@ class Generator {
         << "// Random code may leave a parameter unused; the generated derivatives may not.\n"
         << "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n"
         << "#pragma GCC diagnostic ignored \"-Wunused-but-set-parameter\"\n\n";
-    for (int k = 0; k < count; ++k) out << (pick(3) == 0 || helpers_.empty() ? deviceHelper(k) : kernel(k));
+    for (int k = 0; k < count; ++k)
+      out << (pick(3) == 0 || helpers_.empty() ? deviceHelper(k) : chance(20) ? rowKernel(k) : kernel(k));
     if (kernels_.size() >= 2) out << hostFunction();
     return out.str();
   }
@@ -490,6 +491,48 @@ class Generator {
     if (templated)
       out += "  }\n}\ntemplate __global__ void " + instance + "(const double*, const double*, double*, int);\n\n";
     return templated ? out : out + "  }\n}\n\n";
+  }
+
+  // A row kernel: rows of C elements, one row per thread, per warp or per block, whose threads walk
+  // the row's columns (c from 0 by 1, from the lane by 32, from threadIdx.x by blockDim.x), perhaps
+  // through row pointers, with a per-column parameter p[c]. Each thread's adjoints of x are its own;
+  // those of p are summed by column over the rows.
+  std::string rowKernel(int k) {
+    std::string name = "k" + std::to_string(k);
+    int form = pick(3);  // 0: a thread per row, 1: a warp per row, 2: a block per row
+    int columns = 5 + pick(60), rows = 3 + pick(6);
+    int block = form == 0 ? 64 : form == 1 ? 64 : 32 * (1 + pick(2));
+    int grid = form == 0 ? 1 : form == 1 ? (rows + 1) / 2 : rows;
+    std::string all = std::to_string(rows * columns);
+    std::string out = "// KERNEL: " + name + " grid=" + std::to_string(grid) + " block=" + std::to_string(block) +
+                      " x=[" + all + "] p=[" + std::to_string(columns) + "] y=[" + all +
+                      "] C=" + std::to_string(columns) + " rows=" + std::to_string(rows) + "\n";
+    out += "__global__ void " + name + "(const double* x, const double* p, double* y, int C, int rows) {\n";
+    std::string loop;
+    if (form == 0) {
+      out += "  int r = blockIdx.x * blockDim.x + threadIdx.x;\n";
+      loop = "for (int c = 0; c < C; ++c)";
+    } else if (form == 1 && chance(50)) {
+      out +=
+          "  auto warp = cg::tiled_partition<32>(cg::this_thread_block());\n"
+          "  int r = blockIdx.x * warp.meta_group_size() + warp.meta_group_rank();\n";
+      loop = "for (int c = warp.thread_rank(); c < C; c += warp.size())";
+    } else if (form == 1) {
+      out += "  int r = blockIdx.x * ((blockDim.x + 31) / 32) + threadIdx.x / 32;\n";
+      loop = "for (int c = threadIdx.x % 32; c < C; c += 32)";
+    } else {
+      out += "  int r = blockIdx.x;\n";
+      loop = "for (int c = threadIdx.x; c < C; c += blockDim.x)";
+    }
+    out += "  if (r >= rows) return;\n";
+    bool pointers = chance(50);
+    if (pointers) out += "  const double* xr = x + r * C;\n  double* yr = y + r * C;\n";
+    std::string element = pointers ? "xr[c]" : "x[r * C + c]", store = pointers ? "yr[c]" : "y[r * C + c]";
+    Scope s;
+    s.scalars = {"a", "b"};
+    out += "  " + loop + " {\n    double a = " + element + ";\n    double b = p[c] * a;\n";
+    out += "    " + store + " = " + bounded(s, 3) + " + 0.25 * std::sin(a * b);\n  }\n}\n\n";
+    return out;
   }
 
   // Host code over the kernels: two or three of them launched in a chain through an intermediate

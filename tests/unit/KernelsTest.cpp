@@ -2,6 +2,7 @@
 // accumulated, halving loops, running blocks in turn.
 #include <doctest/doctest.h>
 
+#include "ad/analysis/Loops.h"
 #include "ad/analysis/ThreadIndex.h"
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Printer.h"
@@ -177,4 +178,43 @@ TEST_CASE("a seed's zeroing store waits until the end of its block, unless somet
     transforms::sinkSeedZeroing(*f);
     CHECK(print(f->body) == before);
   }
+}
+
+TEST_CASE("a warp's row times C plus its lanes' columns below C is a thread's own; other bounds are not") {
+  ExprPtr n = var("n", kInt), row = var("row", kInt), off = var("off", kInt), xbar = var("x_bar", kFloats);
+  ExprPtr u32 = number(32, kUnsigned), lane = cast(kInt, binary(Op::Rem, builtin("threadIdx.x"), u32));
+  ExprPtr warps = binary(Op::Div, binary(Op::Add, builtin("blockDim.x"), number(31, kUnsigned)), u32);
+  // int row = blockIdx.x * ((blockDim.x + 31u) / 32u) + threadIdx.x / 32u;
+  StmtPtr rowDecl = decl("row", kInt,
+                         cast(kInt, binary(Op::Add, binary(Op::Mul, builtin("blockIdx.x"), warps),
+                                           binary(Op::Div, builtin("threadIdx.x"), u32))));
+  // for (int c = lane; c < bound; c += 32u) x_bar[at + c] += 2.0f, and the reverse of that loop
+  auto columns = [&](const char* c, ExprPtr bound, ExprPtr at, bool reversed) {
+    analysis::CountedLoop loop{c, kInt, lane, bound, true, false, u32};
+    StmtList body{assign(index(xbar, binary(Op::Add, at, var(c, kInt))), Op::Add, number(2, kFloat))};
+    if (reversed) return analysis::reversedLoop(loop, body);
+    return forStmt(decl(c, kInt, lane), binary(Op::Lt, var(c, kInt), bound), assign(var(c, kInt), Op::Add, u32), body);
+  };
+  auto accumulated = [&](StmtList body) {
+    body.insert(body.begin(), rowDecl);
+    Function f = kernel(body);
+    transforms::parallelizeAdjoints(f, false);
+    return print(f.body);
+  };
+  // long off = 0; if (row < n) off = row * n; ... if (row < n) { the loops over off + c }
+  ExprPtr guard = binary(Op::Lt, row, n);
+  StmtList offset{decl("off", kInt, number(0, kInt)),
+                  ifStmt(guard, {assign(off, Op::Assign, binary(Op::Mul, row, n))})};
+  StmtList guarded = offset;
+  guarded.push_back(ifStmt(guard, {columns("c", n, off, false), columns("c", n, off, true)}));
+  std::string own = accumulated(guarded);
+  CHECK(own.find("atomicAdd") == std::string::npos);
+  CHECK(own.find("// x[off + c]: each thread its own elements of a row: plain +=") != std::string::npos);
+  CHECK(accumulated({columns("c", n, binary(Op::Mul, row, n), true)}).find("atomicAdd") == std::string::npos);
+  // Columns up to 2n reach the next row; off read where its guard does not hold may still be 0.
+  ExprPtr twice = binary(Op::Mul, number(2, kInt), n);
+  CHECK(accumulated({columns("c", twice, binary(Op::Mul, row, n), false)}).find("atomicAdd") != std::string::npos);
+  StmtList unguarded = offset;
+  unguarded.push_back(columns("c", n, off, false));
+  CHECK(accumulated(unguarded).find("atomicAdd") != std::string::npos);
 }
