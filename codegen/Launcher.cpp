@@ -53,12 +53,12 @@ std::string launcher(const Function& kernel) {
     std::string width = print(*kernel.blockColumnWidth);
     std::string arrays = std::to_string(kernel.blockColumnArrays);
     body += "  // Each block sums " + arrays + " adjoint array(s) by column in its dynamic shared memory, " + width +
-            " elements each.\n"
+            " elements each,\n  // where they fit; where not, it gets none and adds each value where it belongs.\n"
             "  shmem = " +
             arrays + " * (" + width + " > 0 ? static_cast<size_t>(" + width + ") : 0) * sizeof(" +
             kernel.blockColumnElement.scalarSpelling() +
             ");\n"
-            "  if (cudaError_t e = adjoint::allow_shared(" +
+            "  if (cudaError_t e = adjoint::shared_if_fits(" +
             kernel.name + ", shmem)) return e;\n";
   }
   std::string physical = "grid";

@@ -107,6 +107,7 @@ class Parallelizer : public Rewriter {
     std::string bar, block;
   };
   std::vector<BlockColumns> blockColumns_;
+  std::string inBlock_;  // the local saying whether the launcher gave the block its column sums
   ExprPtr blockWidth_;
   Type blockElement_;
   struct Access {
@@ -258,34 +259,51 @@ class Parallelizer : public Rewriter {
     return t;
   }
 
-  // for (int j = thread_rank(); j < C; j += block_threads()) body(j)
-  StmtPtr overBlockColumns(const std::function<StmtList(const ExprPtr&)>& body) {
-    Type k = blockWidth_->type;
-    ExprPtr j = var(names_.fresh("column"), k);
+  // for (T j = thread_rank(); j < bound; j += block_threads()) body(j): the block's threads
+  // together over [0, bound).
+  static StmtPtr blockStrideLoop(const std::string& name, const Type& t, const ExprPtr& bound,
+                                 const std::function<StmtList(const ExprPtr&)>& body) {
     Type u = Type::integer("unsigned", true);
-    return forStmt(decl(j->text, k, cast(k, call("adjoint::thread_rank", {}, u))), binary(Op::Lt, j, blockWidth_),
-                   assign(j, Op::Add, cast(k, call("adjoint::block_threads", {}, u))), body(j));
+    auto as = [&](ExprPtr e) { return t == u ? e : cast(t, e); };
+    ExprPtr j = var(name, t);
+    return forStmt(decl(name, t, as(call("adjoint::thread_rank", {}, u))), binary(Op::Lt, j, bound),
+                   assign(j, Op::Add, as(call("adjoint::block_threads", {}, u))), body(j));
   }
 
+  StmtPtr overBlockColumns(const std::function<StmtList(const ExprPtr&)>& body) {
+    return blockStrideLoop(names_.fresh("column"), blockWidth_->type, blockWidth_, body);
+  }
+
+  ExprPtr inBlock() const { return var(inBlock_, Type::of(Scalar::Bool)); }
+
   // The block's column sums in its dynamic shared memory, cleared before any thread adds to them.
+  // Where the columns do not fit in shared memory, the launcher gives none, and the sums are the
+  // adjoint arrays themselves: each add an atomicAdd there.
   StmtList startBlockColumns() {
     if (blockColumns_.empty()) return {};
-    StmtList out;
     Type u = Type::integer("unsigned", true);
-    auto parts = static_cast<unsigned>(blockColumns_.size());
-    for (size_t k = 0; k < blockColumns_.size(); ++k)
-      out.push_back(decl(blockColumns_[k].block, blockColumnsType(),
-                         call("adjoint::dynamic_shared<" + blockElement_.scalarSpelling() + ">",
-                              {number(static_cast<double>(k), u), number(parts, u)}, blockColumnsType())));
+    inBlock_ = names_.fresh("columns_in_block");
+    Type flag = Type::of(Scalar::Bool);
+    flag.constant = true;
+    StmtList out{decl(inBlock_, flag, binary(Op::Ne, call("adjoint::dynamic_shared_bytes", {}, u), number(0, u)))};
     out.front()->comment = "adjoints added at columns below " + print(*blockWidth_) +
-                           ": each block sums them in shared memory first, cleared\nbefore any thread adds to them";
-    out.push_back(overBlockColumns([&](const ExprPtr& j) {
-      StmtList clear;
+                           ": each block sums them in shared memory first, cleared\nbefore any thread adds to "
+                           "them (where they do not fit there, the launcher gives no\nshared memory and they are "
+                           "added where they belong)";
+    auto parts = static_cast<unsigned>(blockColumns_.size());
+    for (size_t k = 0; k < blockColumns_.size(); ++k) {
+      const BlockColumns& b = blockColumns_[k];
+      ExprPtr shared = call("adjoint::dynamic_shared<" + blockElement_.scalarSpelling() + ">",
+                            {number(static_cast<double>(k), u), number(parts, u)}, blockColumnsType());
+      out.push_back(decl(b.block, blockColumnsType(), select(inBlock(), shared, var(b.bar, d_.param(b.bar)->type))));
+    }
+    StmtPtr clear = overBlockColumns([&](const ExprPtr& j) {
+      StmtList zeros;
       for (const BlockColumns& b : blockColumns_)
-        clear.push_back(assign(index(var(b.block, blockColumnsType()), j), Op::Assign, number(0, blockElement_)));
-      return clear;
-    }));
-    out.push_back(eval(call("__syncthreads", {}, Type::of(Scalar::Void))));
+        zeros.push_back(assign(index(var(b.block, blockColumnsType()), j), Op::Assign, number(0, blockElement_)));
+      return zeros;
+    });
+    out.push_back(ifStmt(inBlock(), {clear, eval(call("__syncthreads", {}, Type::of(Scalar::Void)))}));
     d_.blockColumnWidth = blockWidth_;
     d_.blockColumnArrays = parts;
     d_.blockColumnElement = blockElement_;
@@ -296,8 +314,6 @@ class Parallelizer : public Rewriter {
   // column nothing was added to, not at all: the buffer may not have been given).
   StmtList finishBlockColumns() {
     if (blockColumns_.empty()) return {};
-    StmtPtr wait = eval(call("__syncthreads", {}, Type::of(Scalar::Void)));
-    wait->comment = "the block's column sums, added once per column";
     StmtPtr add = overBlockColumns([&](const ExprPtr& j) {
       StmtList adds;
       for (const BlockColumns& b : blockColumns_) {
@@ -308,7 +324,9 @@ class Parallelizer : public Rewriter {
       }
       return adds;
     });
-    return {wait, add};
+    StmtPtr finish = ifStmt(inBlock(), {eval(call("__syncthreads", {}, Type::of(Scalar::Void))), add});
+    finish->comment = "the block's column sums, added once per column";
+    return {finish};
   }
 
   const BlockColumns* blockColumnsOf(const std::string& bar) const {
@@ -321,19 +339,31 @@ class Parallelizer : public Rewriter {
   // warp where the column is the same in every thread.
   void addInBlock(Stmt& s, const BlockColumns& b, const ExprPtr& target, Spread spread, const std::string& read) {
     ExprPtr at = index(var(b.block, blockColumnsType()), target->operands[1]);
-    ExprPtr value = s.op == Op::Sub ? neg(s.expr) : s.expr;
     std::string how = spread == Spread::Uniform ? "one atomicAdd per warp" : "an atomicAdd";
     std::string comment =
         withNote(s.comment, read + ": a column: summed per block in shared memory (" + how + " there), added below");
+    if (spread == Spread::Uniform) return warpAdd(s, at, comment);
+    s.lhs = at;
+    s.expr = addedValue(s);
+    s.op = Op::Add;
+    s.atomic = true;
+    s.comment = comment;
+  }
+
+  // What target += e or target -= e adds: e or -e.
+  static ExprPtr addedValue(const Stmt& s) { return s.op == Op::Sub ? neg(s.expr) : s.expr; }
+
+  // s, an addition into `at`, as adjoint::warp_add(&at, value): one atomicAdd per warp, for an
+  // address that is the same in every thread of the warp.
+  static void warpAdd(Stmt& s, const ExprPtr& at, const std::string& comment) {
+    replaceByCall(s, call("adjoint::warp_add", {unary(Op::AddressOf, at), addedValue(s)}, Type::of(Scalar::Void)),
+                  comment);
+  }
+
+  // s replaced by the statement `call;`, at s's source line.
+  static void replaceByCall(Stmt& s, ExprPtr call, const std::string& comment) {
     SourceLoc loc = s.loc;
-    if (spread == Spread::Uniform) {
-      s = *eval(call("adjoint::warp_add", {unary(Op::AddressOf, at), value}, Type::of(Scalar::Void)));
-    } else {
-      s.lhs = at;
-      s.op = Op::Add;
-      s.expr = value;
-      s.atomic = true;
-    }
+    s = *eval(std::move(call));
     s.comment = comment;
     s.loc = loc;
   }
@@ -402,7 +432,7 @@ class Parallelizer : public Rewriter {
     for (size_t k = 1; k < body.size(); ++k) {
       Stmt& s = *body[k];
       if (!zeroedBefore(*body[k - 1], s)) continue;
-      s.expr = s.op == Op::Sub ? neg(s.expr) : s.expr;
+      s.expr = addedValue(s);
       std::string plain = ": plain " + assignmentSpelling(s.op);
       if (size_t at = s.comment.find(plain); at != std::string::npos) s.comment.replace(at, plain.size(), ": plain =");
       s.op = Op::Assign;
@@ -473,32 +503,25 @@ class Parallelizer : public Rewriter {
     // order. (Without --deterministic the atomics below measured faster: W2 on the H200, 5.46 ms
     // against 5.74 with column sums.)
     if (deterministic_ && !shared && d_.kernel && isColumnIndex(*target->operands[1])) {
-      ExprPtr value = s.op == Op::Sub ? neg(s.expr) : s.expr;
       const Expr& index = *target->operands[1];
       std::string parts = columnParts(bar, index.operands[1]);
       std::string comment = withNote(s.comment, read + ": many blocks share the index: a slot per thread in " + parts +
                                                     ", summed per column by the launcher");
-      SourceLoc loc = s.loc;
       Type slots = Type::integer("long long");
-      s = *eval(call("adjoint::add_to_column",
-                     {var(parts, target->type.element().pointerTo(false)), cast(slots, index.operands[0]),
-                      target->operands[0], cast(slots, target->operands[1]), value},
-                     Type::of(Scalar::Void)));
-      s.comment = comment;
-      s.loc = loc;
+      replaceByCall(s,
+                    call("adjoint::add_to_column",
+                         {var(parts, target->type.element().pointerTo(false)), cast(slots, index.operands[0]),
+                          target->operands[0], cast(slots, target->operands[1]), addedValue(s)},
+                         Type::of(Scalar::Void)),
+                    comment);
       d_.needsOneDimensionalLaunch = true;
       return;
     }
     if (!shared && d_.kernel && spread == Spread::Uniform && !deterministic_) {
       // The address changes (with a loop counter, say) but is the same in every thread at a time.
-      ExprPtr value = s.op == Op::Sub ? neg(s.expr) : s.expr;
-      std::string comment =
-          withNote(s.comment, read + ": the same address in every thread of a warp: one atomicAdd per warp");
-      SourceLoc loc = s.loc;
-      s = *eval(call("adjoint::warp_add", {unary(Op::AddressOf, target), value}, Type::of(Scalar::Void)));
-      s.comment = comment;
-      s.loc = loc;
-      return;
+      return warpAdd(
+          s, target,
+          withNote(s.comment, read + ": the same address in every thread of a warp: one atomicAdd per warp"));
     }
     if (deterministic_)
       throw Diagnostic(
@@ -506,7 +529,7 @@ class Parallelizer : public Rewriter {
           "--deterministic: the adjoint of " + read + " needs a floating-point atomicAdd (threads may share the index)",
           "index arrays read in the kernel by the thread's index (i = blockIdx.x * blockDim.x + threadIdx.x), or drop "
           "--deterministic");
-    if (s.op == Op::Sub) s.expr = neg(s.expr);
+    s.expr = addedValue(s);
     s.op = Op::Add;
     s.atomic = true;
     s.comment =
@@ -579,13 +602,12 @@ class Parallelizer : public Rewriter {
       const Stmt& s = *body[k];
       if (s.kind != StmtKind::Decl || !s.type.shared || !naming::isAdjoint(s.name)) continue;
       Type u = Type::integer("unsigned", true);
-      ExprPtr j = var("j", u);
       ExprPtr size = s.type.arraySize > 0 ? number(s.type.arraySize, u)
                                           : call("adjoint::dynamic_shared_size<" + s.type.scalarSpelling() + ">",
                                                  {number(d_.dynamicSharedParts, u)}, u);
-      StmtPtr clear = forStmt(decl("j", u, call("adjoint::thread_rank", {}, u)), binary(Op::Lt, j, size),
-                              assign(j, Op::Add, call("adjoint::block_threads", {}, u)),
-                              {assign(index(var(s.name, s.type), j), Op::Assign, number(0, s.type.element()))});
+      StmtPtr clear = blockStrideLoop("j", u, size, [&](const ExprPtr& j) {
+        return StmtList{assign(index(var(s.name, s.type), j), Op::Assign, number(0, s.type.element()))};
+      });
       clear->comment = "the block clears its shared adjoints before any thread adds to them";
       body.insert(body.begin() + static_cast<long>(k) + 1,
                   {clear, eval(call("__syncthreads", {}, Type::of(Scalar::Void)))});

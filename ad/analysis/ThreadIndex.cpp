@@ -227,8 +227,7 @@ const Expr* byWarpSize(const Expr& e, Op op) {
 // blockIdx.x * ((blockDim.x + 31) / 32) + threadIdx.x / 32 (a tile's meta_group_rank in the
 // grid): the same in a warp's threads, different in any two warps of a one-dimensional grid.
 bool ThreadIndexing::isWarpRow(const Expr& e) const {
-  const Expr& s = stripCasts(e);
-  if (const Definition* d = onlyDefinition(s)) return isWarpRow(*d->value);
+  const Expr& s = throughLocals(e);
   if (!isOp(s, Op::Add)) return false;
   for (int k = 0; k < 2; ++k) {
     const Expr* thread = byWarpSize(*s.operands[k], Op::Div);
@@ -246,24 +245,16 @@ bool ThreadIndexing::isWarpRow(const Expr& e) const {
 
 // threadIdx.x % 32: a thread's lane in its warp.
 bool ThreadIndexing::isLane(const Expr& e) const {
-  const Expr& s = stripCasts(e);
-  if (const Definition* d = onlyDefinition(s)) return isLane(*d->value);
-  const Expr* thread = byWarpSize(s, Op::Rem);
+  const Expr* thread = byWarpSize(throughLocals(e), Op::Rem);
   return thread && isVar(*thread, "threadIdx.x");
 }
 
-// threadIdx.x, directly or through a local defined once as it: not below 0.
-bool ThreadIndexing::isThreadOffset(const Expr& e) const {
+// e without casts, or the value of the local it names if that local is defined once, followed
+// to the end: a row or column index written through locals is recognized like one written out.
+const Expr& ThreadIndexing::throughLocals(const Expr& e) const {
   const Expr& s = stripCasts(e);
-  if (const Definition* d = onlyDefinition(s)) return isThreadOffset(*d->value);
-  return isVar(s, "threadIdx.x");
-}
-
-// blockIdx.x, directly or through a local defined once as it: one row per block.
-bool ThreadIndexing::isBlockRow(const Expr& e) const {
-  const Expr& s = stripCasts(e);
-  if (const Definition* d = onlyDefinition(s)) return isBlockRow(*d->value);
-  return isVar(s, "blockIdx.x");
+  const Definition* d = onlyDefinition(s);
+  return d ? throughLocals(*d->value) : s;
 }
 
 // Where the values of a loop counter lie, in every loop that declares it: [0, C) for a uniform C
@@ -288,11 +279,12 @@ ThreadIndexing::CounterRange ThreadIndexing::counterRange(const std::string& cou
     }
     const Expr& start = stripCasts(*low);
     bool lane = isLane(start);
-    if (!lane && !isThreadOffset(start) && !(start.kind == ExprKind::Number && start.value == 0)) return {};
+    bool thread = isVar(throughLocals(start), "threadIdx.x");
+    if (!lane && !thread && !(start.kind == ExprKind::Number && start.value == 0)) return {};
     if (isVarying(bound) || (range.bound && !sameExpr(stripCasts(*range.bound), stripCasts(*bound)))) return {};
     const Expr* step = c.step ? &stripCasts(*c.step) : nullptr;
     range.lanes &= lane && step && step->kind == ExprKind::Number && step->value > 0 && std::fmod(step->value, 32) == 0;
-    range.threads &= isThreadOffset(start) && step && isVar(*step, "blockDim.x");
+    range.threads &= thread && step && isVar(*step, "blockDim.x");
     range.bound = bound;
   }
   return range;
@@ -316,8 +308,8 @@ ExprPtr ThreadIndexing::rowStart(const ExprPtr& e, const Stmt& use) const {
       // A row of its own (the thread's, of all its columns), a warp's (its lanes' columns), or a
       // block's (its threads' columns).
       const ExprPtr& r = row.operands[j];
-      bool own =
-          spread(r) == Spread::GridInjective || (range.lanes && isWarpRow(*r)) || (range.threads && isBlockRow(*r));
+      bool own = spread(r) == Spread::GridInjective || (range.lanes && isWarpRow(*r)) ||
+                 (range.threads && isVar(throughLocals(*r), "blockIdx.x"));
       if (own && sameExpr(stripCasts(*row.operands[1 - j]), stripCasts(*bound))) return value ? value : start;
     }
   }

@@ -75,8 +75,7 @@ class ThreadIndexing {
   ir::ExprPtr valueAt(const ir::Expr& e, const ir::Stmt& use) const;
   bool isWarpRow(const ir::Expr& e) const;
   bool isLane(const ir::Expr& e) const;
-  bool isThreadOffset(const ir::Expr& e) const;
-  bool isBlockRow(const ir::Expr& e) const;
+  const ir::Expr& throughLocals(const ir::Expr& e) const;
 };
 
 }  // namespace adjoint::analysis

@@ -45,6 +45,19 @@ cudaError_t allow_shared(void (*kernel)(Params...), size_t bytes) {
   if (bytes <= 48 * 1024) return cudaSuccess;
   return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
 }
+// Lets `kernel` launch with `bytes` of dynamic shared memory where the device has that much for
+// a block beside the kernel's static shared memory; otherwise sets `bytes` to 0, for a kernel
+// that works without (it adds where the sums belong instead).
+template <class... Params>
+cudaError_t shared_if_fits(void (*kernel)(Params...), size_t& bytes) {
+  int device = 0, most = 0;
+  cudaFuncAttributes attributes{};
+  if (cudaError_t e = cudaGetDevice(&device)) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) return e;
+  if (cudaError_t e = cudaFuncGetAttributes(&attributes, kernel)) return e;
+  if (bytes + attributes.sharedSizeBytes > static_cast<size_t>(most)) bytes = 0;
+  return allow_shared(kernel, bytes);
+}
 #endif
 // How many T elements one of `parts` slices of the dynamic shared memory holds.
 template <class T>

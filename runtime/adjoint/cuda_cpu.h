@@ -419,13 +419,20 @@ template <class... Params>
 cudaError_t allow_shared(void (*)(Params...), size_t) {
   return cudaSuccess;
 }
+// The most dynamic shared memory a block may have: an H200's 227 KiB.
+constexpr size_t max_dynamic_shared = 227 * 1024;
+template <class... Params>
+cudaError_t shared_if_fits(void (*)(Params...), size_t& bytes) {
+  if (bytes > max_dynamic_shared) bytes = 0;
+  return cudaSuccess;
+}
 
 // Runs kernel<<<grid, block, shmem>>>(args...) on the CPU, blocks in order. Each block's dynamic
 // shared memory starts as all-ones bytes (NaN as floats), as shared memory holds no defined
 // values when a block starts.
 template <class... Params, class... Args>
 cudaError_t launch(void (*kernel)(Params...), dim3 grid, dim3 block, size_t shmem, cudaStream_t, Args... args) {
-  if (shmem > 228 * 1024 || block.x * block.y * block.z == 0 || block.x * block.y * block.z > 1024)
+  if (shmem > max_dynamic_shared || block.x * block.y * block.z == 0 || block.x * block.y * block.z > 1024)
     return cudaErrorInvalidConfiguration;
   gridDim = grid;
   blockDim = block;

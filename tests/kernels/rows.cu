@@ -61,6 +61,9 @@ __global__ void row_layernorm(const float* x, const float* gamma, const float* b
 
 // y = A x, one thread per row.
 // KERNEL: matvec grid=2 block=32 A=[600] x=[10] y=[60] rows=60 cols=10
+// More columns than a block's shared memory holds (30000 doubles): x's adjoint is added where it
+// belongs, not summed per block first.
+// KERNEL: matvec grid=1 block=32 A=[60000] x=[30000] y=[2] rows=2 cols=30000
 // BENCH: matvec grid=4096 block=256 A=[16777216] x=[16] y=[1048576] rows=1048576 cols=16
 __global__ void matvec(const double* A, const double* x, double* y, int rows, int cols) {
   int r = blockIdx.x * blockDim.x + threadIdx.x;
