@@ -111,7 +111,7 @@ class Parallelizer : public Rewriter {
   ExprPtr blockWidth_;
   Type blockElement_;
   struct Access {
-    ExprPtr index;
+    ExprPtr index;  // null: passed to a call (x_bar, x_bar + k), whose adds land anywhere
     const Stmt* stmt;
   };
   std::map<std::string, std::vector<Access>> accesses_;  // adjoint array -> the indices it is used at
@@ -219,6 +219,10 @@ class Parallelizer : public Rewriter {
           accesses_[e.operands[0]->text].push_back({e.operands[1], &s});
         if (isOp(e, Op::Deref) && isMemoryAdjoint(*e.operands[0]))
           accesses_[e.operands[0]->text].push_back({number(0, Type::integer()), &s});
+        if (e.kind == ExprKind::Call)
+          for (const ExprPtr& arg : e.operands)
+            if (const ExprPtr& array = pointerArg(arg).array; isMemoryAdjoint(*array))
+              accesses_[array->text].push_back({nullptr, &s});
       };
       for (const ExprPtr& e : {s.lhs, s.expr}) ir::walk(e, visit);
       for (const ExprPtr& e : s.args) ir::walk(e, visit);
@@ -368,10 +372,17 @@ class Parallelizer : public Rewriter {
     s.loc = loc;
   }
 
+  // Whether the adjoint array is passed to a call: its pullback adds where it reads, with
+  // atomics, which a plain += of the same elements in another thread would race with.
+  static bool passedOn(const std::vector<Access>& uses) {
+    return std::any_of(uses.begin(), uses.end(), [](const Access& u) { return !u.index; });
+  }
+
   // Whether every use of the adjoint array `bar` is an element of rows with one start
   // (ThreadIndexing::rowStart): each thread then touches elements no other thread does.
   bool rowElements(const std::string& bar) const {
     const std::vector<Access>& uses = accesses_.at(bar);
+    if (passedOn(uses)) return false;
     ExprPtr first = threads_.rowStart(uses.front().index, *uses.front().stmt);
     return first && std::all_of(uses.begin(), uses.end(), [&](const Access& u) {
              ExprPtr start = threads_.rowStart(u.index, *u.stmt);
@@ -386,6 +397,7 @@ class Parallelizer : public Rewriter {
   // (x_bar[i] and x_bar[i + 1] are each injective, but thread i's i + 1 is thread i + 1's i.)
   bool singleIndex(const std::string& bar) const {
     const std::vector<Access>& uses = accesses_.at(bar);
+    if (passedOn(uses)) return false;
     const ExprPtr& front = uses.front().index;
     if (std::all_of(uses.begin(), uses.end(), [&](const Access& u) { return sameExpr(*u.index, *front); })) return true;
     const Expr& lanes = *lane(front).first;
@@ -532,8 +544,11 @@ class Parallelizer : public Rewriter {
     s.expr = addedValue(s);
     s.op = Op::Add;
     s.atomic = true;
-    s.comment =
-        withNote(s.comment, read + ": threads may share the index: atomicAdd" + (shared ? " in shared memory" : ""));
+    auto uses = accesses_.find(bar);
+    std::string why = uses != accesses_.end() && passedOn(uses->second)
+                          ? bar + " also goes to a call, which may add here from another thread"
+                          : "threads may share the index";
+    s.comment = withNote(s.comment, read + ": " + why + ": atomicAdd" + (shared ? " in shared memory" : ""));
   }
 
   // The forward's own atomicAdd into one address of an output that the kernel reads nowhere else

@@ -56,8 +56,8 @@ std::set<std::string> writtenPointerArgs(const Expr& call, const Module& m) {
   if (!callee || callee->nondifferentiable) return out;
   for (size_t i = 0; i < call.operands.size() && i < callee->params.size(); ++i) {
     const Type& t = callee->params[i].type;
-    if (t.pointer && !t.constPointee && t.isFloating() && call.operands[i]->kind == ExprKind::Var)
-      out.insert(call.operands[i]->text);
+    const ExprPtr& array = pointerArg(call.operands[i]).array;
+    if (t.pointer && !t.constPointee && t.isFloating() && array->kind == ExprKind::Var) out.insert(array->text);
   }
   return out;
 }
@@ -83,10 +83,9 @@ std::set<std::string> writtenVariables(const StmtList& body) {
   std::set<std::string> names = assignedVariables(body);
   walkExprs(body, [&](const Expr& e) {
     if (e.kind != ExprKind::Call) return;
-    for (ExprPtr arg : e.operands) {
-      // a pointer into the array: p + offset
-      while ((isOp(*arg, Op::Add) || isOp(*arg, Op::Sub)) && arg->operands[0]->type.pointer) arg = arg->operands[0];
-      if (arg->kind == ExprKind::Var && arg->type.pointer && !arg->type.constPointee) names.insert(arg->text);
+    for (const ExprPtr& arg : e.operands) {
+      const ExprPtr& array = pointerArg(arg).array;  // a pointer into the array: p + offset
+      if (array->kind == ExprKind::Var && array->type.pointer && !array->type.constPointee) names.insert(array->text);
     }
   });
   return names;
@@ -126,8 +125,8 @@ bool readsAfterStore(const StmtList& body, const std::string& array, bool inLoop
     bool call = false;  // passed as a pointer: the callee may read and write it
     walk(s->expr, [&](const Expr& e) {
       if (e.kind != ExprKind::Call) return;
-      for (ExprPtr o : e.operands) {
-        while ((isOp(*o, Op::Add) || isOp(*o, Op::Sub)) && o->operands[0]->type.pointer) o = o->operands[0];
+      for (const ExprPtr& arg : e.operands) {
+        const ExprPtr& o = pointerArg(arg).array;
         call |= o->kind == ExprKind::Var && o->text == array && o->type.pointer;
       }
     });

@@ -193,7 +193,8 @@ class ExtentFinder {
     if (isElement(*e)) access(e->operands[1], bounds, false);
     if (e->kind == ExprKind::Call)
       for (const ExprPtr& a : e->operands)
-        if (a->kind == ExprKind::Var && a->text == array_) failed_ = true;  // passed on: not followed
+        if (const ExprPtr& passed = pointerArg(a).array; passed->kind == ExprKind::Var && passed->text == array_)
+          failed_ = true;  // passed on: not followed
     // What `?:`, && and || evaluate only where their condition holds (i < n ? x[i] : 0) is bounded
     // by it.
     const std::vector<ExprPtr>& o = e->operands;

@@ -239,9 +239,9 @@ void Adjoints::callAdjoint(const Expr& c, const ExprPtr& seed, StmtList& out) {
   for (size_t i = 0; i < callee->params.size(); ++i) {
     const Param& p = callee->params[i];
     if (!p.type.isDifferentiable() || p.nondifferentiable || !readsActive(c.operands[i])) continue;
-    if (p.type.pointer && c.operands[i]->kind != ExprKind::Var)
-      throw Diagnostic(at_, "an array argument to '" + callee->name + "' must be an array variable",
-                       "pass the array itself, not an offset into it");
+    if (p.type.pointer && pointerArg(c.operands[i]).array->kind != ExprKind::Var)
+      throw Diagnostic(at_, "an array argument to '" + callee->name + "' must point into an array variable",
+                       "pass the array itself, or an offset into it (x + i)");
     if (inPlace.count(p.name))
       throw Diagnostic(callee->loc,
                        "'" + callee->name + "' both reads and writes its array parameter '" + p.name +
@@ -258,10 +258,11 @@ void Adjoints::callAdjoint(const Expr& c, const ExprPtr& seed, StmtList& out) {
   for (const Param* p : differentiatedParams(*callee, wrt)) {
     size_t i = static_cast<size_t>(p - callee->params.data());
     if (p->type.pointer || p->type.isStruct()) {
-      if (c.operands[i]->kind != ExprKind::Var)
+      PointerArg at = pointerArg(c.operands[i]);  // x + k: x_bar + k (arrays were checked above)
+      if (at.array->kind != ExprKind::Var)
         throw Diagnostic(at_, "a struct argument to '" + callee->name + "' must be a variable",
                          "pass the struct parameter itself");
-      args.push_back(arrayBar(*c.operands[i]));
+      args.push_back(atOffsetOf(at, arrayBar(*at.array)));
       continue;
     }
     std::string tmp = naming::adjointOf(callee->name + "_" + p->name);

@@ -138,13 +138,14 @@ class TangentBuilder {
     std::vector<ExprPtr> args = c.operands;
     for (const Param* p : differentiatedParams(*callee, wrt)) {
       const ExprPtr& arg = c.operands[static_cast<size_t>(p - callee->params.data())];
+      PointerArg at = pointerArg(arg);  // x + k: x_dot + k
       if (!p->type.pointer && !p->type.isStruct())
         args.push_back(tangent(arg));
-      else if (arg->kind == ExprKind::Var)
-        args.push_back(var(naming::tangentOf(arg->text), arg->type));
+      else if (at.array->kind == ExprKind::Var)
+        args.push_back(atOffsetOf(at, var(naming::tangentOf(at.array->text), at.array->type)));
       else
-        throw Diagnostic(at_, "an array argument to '" + callee->name + "' must be an array variable",
-                         "pass the array itself");
+        throw Diagnostic(at_, "an array argument to '" + callee->name + "' must point into an array variable",
+                         "pass the array itself, or an offset into it (x + i)");
     }
     return call(name, args, callee->returnsFloating() ? callee->returnType : Type::of(Scalar::Void));
   }

@@ -22,9 +22,7 @@ const Type kError = Type::opaque("cudaError_t");
 // `arg` as a pointer into one of host's buffers.
 BufferArg bufferArg(const Stmt& s, const Function& host, size_t position, const ExprPtr& arg) {
   // (xs + a) + b, after a host function's parameter was replaced by an offset argument: xs + (a + b)
-  ExprPtr base = arg, offset;
-  for (; isOp(*base, Op::Add) && base->operands[0]->type.pointer; base = base->operands[0])
-    offset = offset ? add(base->operands[1], offset) : base->operands[1];
+  auto [base, offset] = pointerArg(arg);
   if (base->kind != ExprKind::Var || !host.param(base->text))
     throw Diagnostic(s.loc,
                      "argument " + std::to_string(position + 1) + " of this " +

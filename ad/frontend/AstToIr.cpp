@@ -544,7 +544,9 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
                              "return the value from the function instead");
   }
   std::vector<ir::ExprPtr> args;
-  for (const Expr* a : call->arguments()) args.push_back(host ? convertLaunchArgument(a) : convertExpr(a));
+  bool own = !sm_.isInSystemHeader(fd->getLocation()) && fd->getBuiltinID() == 0;
+  for (const Expr* a : call->arguments())
+    args.push_back(host ? convertLaunchArgument(a) : own ? convertCallArgument(a) : convertExpr(a));
   auto type = convertType(call->getType(), call->getSourceRange(), /*allowVoid=*/true);
   if (!type) return placeholder();
   std::string name = fd->getQualifiedNameAsString();

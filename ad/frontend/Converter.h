@@ -256,6 +256,8 @@ class Converter {
   std::optional<ir::Type> passedThroughType(QualType qt);
   ir::ExprPtr convertConstructed(const Expr* e);
   ir::ExprPtr convertLaunchArgument(const Expr* e);
+  ir::ExprPtr convertCallArgument(const Expr* e);
+  static ir::ExprPtr pointerSum(const PointerValue& p);
   ir::StmtPtr convertLaunch(const CUDAKernelCallExpr* launch);
   bool isLibraryCall(const CallExpr* call) const;
   std::map<const FunctionDecl*, bool> hostCode_;

@@ -61,8 +61,21 @@ ir::ExprPtr Converter::convertConstructed(const Expr* e) {
 ir::ExprPtr Converter::convertLaunchArgument(const Expr* e) {
   if (!e->getType()->isPointerType()) return convertExpr(e);
   std::optional<PointerValue> p = pointerValue(e);
-  if (!p) return placeholder();
-  return p->offset ? ir::binary(ir::Op::Add, p->base, p->offset) : p->base;
+  return p ? pointerSum(*p) : placeholder();
+}
+
+// The array pointed into, plus the offset where there is one.
+ir::ExprPtr Converter::pointerSum(const PointerValue& p) {
+  return p.offset ? ir::binary(ir::Op::Add, p.base, p.offset) : p.base;
+}
+
+// An argument of a call of the user's function in device or CPU code: a pointer into an array
+// (a row pointer, x + i) as the array plus the offset, like a launch's argument; anything else
+// (a whole array, a pointer Adjoint cannot follow) as an expression.
+ir::ExprPtr Converter::convertCallArgument(const Expr* e) {
+  bool into = e->getType()->isPointerType() && (!isa<DeclRefExpr>(e->IgnoreImpCasts()) || isPointerAlias(e));
+  std::optional<PointerValue> p = into ? pointerValue(e) : std::nullopt;
+  return p && p->width == 1 ? pointerSum(*p) : convertExpr(e);
 }
 
 // Whether fd's body launches kernels, calls cuBLAS or the CUDA runtime's copies, or calls a

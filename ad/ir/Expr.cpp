@@ -270,6 +270,17 @@ ExprPtr deref(ExprPtr pointer) {
   return makeOp(ExprKind::Unary, t, Op::Deref, {std::move(pointer)});
 }
 
+PointerArg pointerArg(const ExprPtr& arg) {
+  PointerArg p{arg, nullptr};
+  for (; isOp(*p.array, Op::Add) && p.array->operands[0]->type.pointer; p.array = p.array->operands[0])
+    p.offset = p.offset ? add(p.array->operands[1], p.offset) : p.array->operands[1];
+  return p;
+}
+
+ExprPtr atOffsetOf(const PointerArg& arg, ExprPtr array) {
+  return arg.offset ? binary(Op::Add, std::move(array), arg.offset) : array;
+}
+
 bool isZero(const ExprPtr& e) { return e->kind == ExprKind::Number && e->value == 0; }
 bool isOne(const ExprPtr& e) { return e->kind == ExprKind::Number && e->value == 1; }
 

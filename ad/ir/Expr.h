@@ -102,6 +102,15 @@ ExprPtr mul(ExprPtr a, ExprPtr b);
 ExprPtr div(ExprPtr a, ExprPtr b);
 ExprPtr neg(ExprPtr a);
 ExprPtr deref(ExprPtr pointer);
+
+// A pointer argument of a call or launch as the array it points into and the offset: p (offset
+// null), p + k, and (p + a) + b as p + (a + b).
+struct PointerArg {
+  ExprPtr array, offset;
+};
+PointerArg pointerArg(const ExprPtr& arg);
+// `array` at arg's offset: array + k, or array itself.
+ExprPtr atOffsetOf(const PointerArg& arg, ExprPtr array);
 // e built again through the builders above: what a substitution made foldable (0 * n, (l - 1) + 1)
 // is folded.
 ExprPtr refold(const ExprPtr& e);

@@ -2,6 +2,8 @@
 // local row pointers, and in-place updates. Each vjp leaves the caller's buffers as it got them.
 #include <cassert>
 
+#include "adjoint/annotations.h"
+
 // Every thread advances inp and out to its row: the adjoints are read and written at the same
 // rows (the vjp read row 0's seed and added into row 0).
 // KERNEL: rows_advanced grid=2 block=32 inp=[320] out=[320] w=[8] C=8 N=40
@@ -24,6 +26,43 @@ __global__ void rows_local(const float* inp, float* out, int C, int N) {
   for (int c = 0; c < C; ++c) sum += x[c] * x[c];
   float scale = rsqrtf(sum / C + 1e-5f);
   for (int c = 0; c < C; ++c) y[c] = x[c] * scale;
+}
+
+// Rows passed on to device functions, as a local row pointer and as an offset written out: to a
+// helper that is differentiated (its adjoint gets the row of the adjoint) and to one that is not
+// (the row's largest element, a shift the log-sum-exp does not depend on).
+__device__ float weighted_square_sum(const float* row, const float* w, int C) {
+  float s = 0.0f;
+  for (int c = 0; c < C; ++c) s += w[c] * row[c] * row[c];
+  return s;
+}
+
+ADJOINT_NONDIFFERENTIABLE __device__ float row_largest(const float* row, int C) {
+  float m = -1e30f;
+  for (int c = 0; c < C; ++c) m = fmaxf(m, row[c]);
+  return m;
+}
+
+// KERNEL: rows_to_helpers grid=2 block=32 inp=[240] w=[6] out=[40] lse=[40] C=6 N=40
+__global__ void rows_to_helpers(const float* inp, const float* w, float* out, float* lse, int C, int N) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= N) return;
+  const float* x = inp + idx * C;
+  float m = row_largest(x, C);
+  float sum = 0.0f;
+  for (int c = 0; c < C; ++c) sum += expf(x[c] - m);
+  lse[idx] = logf(sum) + m;
+  out[idx] = weighted_square_sum(x, w, C) + 0.5f * weighted_square_sum(inp + idx * C + 1, w + 1, C - 1);
+}
+
+// A device function reading the next element: its pullback adds into the neighbour's adjoint,
+// which the kernel's own add at the thread's index meets (that add was a plain +=: a race).
+__device__ float next_squared(const float* x, int i, int n) { return i + 1 < n ? x[i + 1] * x[i + 1] : 0.0f; }
+
+// KERNEL: with_next grid=2 block=32 x=[50] y=[50] n=50
+__global__ void with_next(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] * x[i] + next_squared(x, i, n);
 }
 
 // An in-place bias: the vjp must not add the bias again (it left out holding the bias twice).

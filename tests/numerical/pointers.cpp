@@ -61,3 +61,27 @@ double hashed_scale(double x, int n) {
   return x * static_cast<double>(s % 1000u) / 1000.0 + x * x;
 }
 // VERIFY: hashed_scale n=3
+
+// Pointers into arrays passed to functions: rows of a matrix, an offset written out, a local row
+// pointer advanced in a loop, and an output row written through the pointer (their adjoints and
+// tangents go to the call at the same offsets).
+static double row_dot(const double* a, const double* b, int n) {
+  double s = 0;
+  for (int j = 0; j < n; ++j) s += a[j] * b[j];
+  return s;
+}
+static void scaled_row(double* out, const double* in, double t, int n) {
+  for (int j = 0; j < n; ++j) out[j] = t * std::sin(in[j]);
+}
+double rows_to_calls(const double* A, const double* x, int m, int n, double* y) {
+  double total = 0;
+  const double* row = A;
+  for (int i = 0; i < m; ++i) {
+    total += row_dot(row, x, n) * row_dot(A + i * n + 1, x + 1, n - 1);
+    scaled_row(y + i * n, row, x[i % n], n);
+    row += n;
+  }
+  return total + row_dot(y, y + n, n);
+}
+// (y, written by a called function, is one of the arrays the gradient cannot restore yet: README.)
+// VERIFY: rows_to_calls ints=3,4 length=12 changed=1

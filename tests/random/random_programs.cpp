@@ -13,7 +13,8 @@
 // indices, a warp-shuffle sum, results stored per thread, updated in place, scattered or accumulated with atomicAdd, a
 // pointer to the thread's element, a double2 view of the buffers: a pair per thread loaded and stored whole, kernel
 // templates, the warp as a cooperative group with cg::reduce, a running maximum or minimum over a loop, a neighbour's
-// element through extern __shared__), each with a `// KERNEL:` line for tests/run_kernel_case.py.
+// element through extern __shared__, rows of C elements per thread, warp or block, through row pointers, a pointer
+// into a row passed to a device function), each with a `// KERNEL:` line for tests/run_kernel_case.py.
 //
 //   random_programs [--kernels] <seed> <count> <output>
 #include <algorithm>
@@ -75,7 +76,10 @@ class Generator {
         << "namespace cg = cooperative_groups;\n\n"
         << "// Random code may leave a parameter unused; the generated derivatives may not.\n"
         << "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n"
-        << "#pragma GCC diagnostic ignored \"-Wunused-but-set-parameter\"\n\n";
+        << "#pragma GCC diagnostic ignored \"-Wunused-but-set-parameter\"\n\n"
+        << "// An element and the next in its row, given a pointer into the row (row kernels call it).\n"
+        << "__device__ double next_product(const double* at, int left) {\n"
+        << "  return left > 1 ? at[0] * at[1] : at[0] * at[0];\n}\n\n";
     for (int k = 0; k < count; ++k)
       out << (pick(3) == 0 || helpers_.empty() ? deviceHelper(k) : chance(20) ? rowKernel(k) : kernel(k));
     if (kernels_.size() >= 2) out << hostFunction();
@@ -498,8 +502,9 @@ class Generator {
 
   // A row kernel: rows of C elements, one row per thread, per warp or per block, whose threads walk
   // the row's columns (c from 0 by 1, from the lane by 32, from threadIdx.x by blockDim.x), perhaps
-  // through row pointers, with a per-column parameter p[c]. Each thread's adjoints of x are its own;
-  // those of p are summed by column over the rows.
+  // through row pointers, with a per-column parameter p[c], perhaps passing a pointer into the row
+  // to a device function. Each thread's adjoints of x are its own (unless passed on); those of p
+  // are summed by column over the rows.
   std::string rowKernel(int k) {
     std::string name = "k" + std::to_string(k);
     int form = pick(3);  // 0: a thread per row, 1: a warp per row, 2: a block per row
@@ -534,7 +539,9 @@ class Generator {
     Scope s;
     s.scalars = {"a", "b"};
     out += "  " + loop + " {\n    double a = " + element + ";\n    double b = p[c] * a;\n";
-    out += "    " + store + " = " + bounded(s, 3) + " + 0.25 * std::sin(a * b);\n  }\n}\n\n";
+    std::string passed =
+        chance(30) ? " + 0.125 * next_product(" + std::string(pointers ? "xr" : "x + r * C") + " + c, C - c)" : "";
+    out += "    " + store + " = " + bounded(s, 3) + " + 0.25 * std::sin(a * b)" + passed + ";\n  }\n}\n\n";
     return out;
   }
 

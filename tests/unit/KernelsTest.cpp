@@ -110,6 +110,17 @@ TEST_CASE("one index per adjoint array, injective: a plain +=") {
   CHECK(f.needsOneDimensionalLaunch);
 }
 
+TEST_CASE("an adjoint array also passed to a call is added to atomically: the call may add to any element") {
+  ExprPtr i = var("i", kInt), xbar = var("x_bar", kFloats);
+  for (ExprPtr passed : {xbar, binary(Op::Add, xbar, i)}) {
+    Function f = kernel({globalIndex("i"), assign(index(xbar, i), Op::Add, number(2, kFloat)),
+                         eval(call("neighbor_pullback", {var("x", kFloats), i, passed}, Type::of(Scalar::Void)))});
+    transforms::parallelizeAdjoints(f, false);
+    CHECK(print(f.body).find("// x[i]: x_bar also goes to a call, which may add here from another thread: atomicAdd\n"
+                             "atomicAdd(&x_bar[i], 2.0f);") != std::string::npos);
+  }
+}
+
 TEST_CASE("the lanes of a vector, c * i + k for 0 <= k < c, are a thread's own; a lane past c is not") {
   ExprPtr i = var("i", kInt), xbar = var("x_bar", kFloats);
   auto lane = [&](int c, int k) {
