@@ -18,20 +18,6 @@
 #include "mlp_train.train.h"
 #include "timing.h"
 
-namespace {
-
-float* random_buffer(size_t n, float scale, std::mt19937& rng) {
-  std::vector<float> host(n);
-  std::normal_distribution<float> normal(0.0f, scale);
-  for (float& x : host) x = normal(rng);
-  float* d = nullptr;
-  CHECK(cudaMalloc(&d, n * sizeof(float)));
-  CHECK(cudaMemcpy(d, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-  return d;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   bool small = argc > 1 && std::strcmp(argv[1], "small") == 0;
   int B = small ? 2048 : 8192, D = small ? 256 : 1024, H = small ? 512 : 4096, C = small ? 16 : 1024;
@@ -59,67 +45,16 @@ int main(int argc, char** argv) {
   auto step = [&] {
     CHECK(mlp_train_step(handle, X, labels, W1, b1, W2, b2, W3, b3, H1, H2, Z, loss, B, D, H, C, 0.01f));
   };
-  // Ten steps on one batch lower its loss.
-  float first = 0, last = 0;
-  for (int i = 0; i < 10; ++i) {
-    step();
-    CHECK(cudaMemcpy(i == 0 ? &first : &last, loss, sizeof(float), cudaMemcpyDeviceToHost));
-  }
-  std::printf("W2-%s B=%d D=%d H=%d C=%d: loss %.5f after the first step, %.5f after ten\n", small ? "small" : "large",
-              B, D, H, C, first, last);
-  if (!(last < first) || !std::isfinite(last)) {
-    std::printf("FAILED: the loss did not decrease\n");
-    return 1;
-  }
-  size_t free_after_steps = 0;
-  CHECK(cudaMemGetInfo(&free_after_steps, &total));
-  std::printf("device memory held: %.0f MiB (buffers, the step's scratch, cuBLAS's workspace)\n",
-              double(free_at_start - free_after_steps) / (1 << 20));
+  char workload[96];
+  std::snprintf(workload, sizeof workload, "W2-%s B=%d D=%d H=%d C=%d", small ? "small" : "large", B, D, H, C);
+  if (!loss_decreases(step, loss, workload, free_at_start)) return 1;
   double ms = median_ms(step, 50, 5);
 
-  // The same step captured into a CUDA graph (it allocates nothing and does not synchronize after
-  // its first call; built with --default-stream per-thread, its launches go to the capturable
-  // per-thread stream), replayed: three replays must give the parameters three calls give.
-  std::vector<float*> params{W1, b1, W2, b2, W3, b3};
-  std::vector<size_t> sizes{size_t(D) * H, size_t(H), size_t(H) * H, size_t(H), size_t(H) * C, size_t(C)};
-  auto snapshot = [&] {
-    std::vector<std::vector<float>> out;
-    for (size_t k = 0; k < params.size(); ++k) {
-      out.emplace_back(sizes[k]);
-      CHECK(cudaMemcpy(out.back().data(), params[k], sizes[k] * sizeof(float), cudaMemcpyDeviceToHost));
-    }
-    return out;
-  };
-  auto restore = [&](const std::vector<std::vector<float>>& values) {
-    for (size_t k = 0; k < params.size(); ++k)
-      CHECK(cudaMemcpy(params[k], values[k].data(), sizes[k] * sizeof(float), cudaMemcpyHostToDevice));
-  };
+  // The same step replayed as a CUDA graph.
   cublasSetStream(handle, cudaStreamPerThread);
-  cudaGraph_t graph;
-  cudaGraphExec_t replay;
-  CHECK(cudaStreamBeginCapture(cudaStreamPerThread, cudaStreamCaptureModeThreadLocal));
-  step();
-  CHECK(cudaStreamEndCapture(cudaStreamPerThread, &graph));
-  CHECK(cudaGraphInstantiate(&replay, graph, 0));
-  std::vector<std::vector<float>> start = snapshot();
-  for (int i = 0; i < 3; ++i) step();
-  std::vector<std::vector<float>> called = snapshot();
-  restore(start);
-  for (int i = 0; i < 3; ++i) CHECK(cudaGraphLaunch(replay, cudaStreamPerThread));
-  std::vector<std::vector<float>> replayed = snapshot();
-  double largest = 0, difference = 0;
-  for (size_t k = 0; k < params.size(); ++k)
-    for (size_t i = 0; i < sizes[k]; ++i) {
-      largest = std::max(largest, double(std::fabs(called[k][i])));
-      difference = std::max(difference, double(std::fabs(called[k][i] - replayed[k][i])));
-    }
-  std::printf("CUDA graph: three replays against three calls: parameters differ by at most %.3g (largest %.3g)\n",
-              difference, largest);
-  if (!(difference <= 1e-5 * largest)) {
-    std::printf("FAILED: the replayed step differs from the called one\n");
-    return 1;
-  }
-  double graph_ms = median_ms([&] { CHECK(cudaGraphLaunch(replay, cudaStreamPerThread)); }, 50, 5);
+  double graph_ms = graph_replay_ms(step, {W1, b1, W2, b2, W3, b3},
+                                    {size_t(D) * H, size_t(H), size_t(H) * H, size_t(H), size_t(H) * C, size_t(C)});
+  if (graph_ms < 0) return 1;
 
   // The floor: the nine GEMMs of the step alone (TF32), on scratch buffers of the same shapes.
   float *G = random_buffer(size_t(H) * std::max(B, H), 1, rng), *G2 = random_buffer(size_t(H) * std::max(B, H), 1, rng);

@@ -8,7 +8,7 @@ import sys
 
 import torch
 
-from timing import median_ms
+from timing import median_ms, training_step
 
 small = len(sys.argv) > 1 and sys.argv[1] == "small"
 B, D, H, C = (2048, 256, 512, 16) if small else (8192, 1024, 4096, 1024)
@@ -20,22 +20,11 @@ model = torch.nn.Sequential(torch.nn.Linear(D, H), torch.nn.ReLU(), torch.nn.Lin
                             torch.nn.Linear(H, C)).cuda()
 opt = torch.optim.SGD(model.parameters(), lr=0.01)
 
-
-def make_step(forward):
-    def step():
-        opt.zero_grad(set_to_none=True)
-        loss = torch.nn.functional.cross_entropy(forward(x), y)
-        loss.backward()
-        opt.step()
-        return loss
-    return step
-
-
 name = "small" if small else "large"
 torch.cuda.reset_peak_memory_stats()
-print(f"W2-{name} PyTorch eager: {median_ms(make_step(model)):.4f} ms, "
+print(f"W2-{name} PyTorch eager: {median_ms(training_step(model, opt, x, y)):.4f} ms, "
       f"peak {torch.cuda.max_memory_allocated() / 2**20:.0f} MiB")
 compiled = torch.compile(model)
 torch.cuda.reset_peak_memory_stats()
-print(f"W2-{name} torch.compile: {median_ms(make_step(compiled), warmup=10):.4f} ms, "
+print(f"W2-{name} torch.compile: {median_ms(training_step(compiled, opt, x, y), warmup=10):.4f} ms, "
       f"peak {torch.cuda.max_memory_allocated() / 2**20:.0f} MiB")

@@ -2,21 +2,24 @@
 # The GPU runs of the kernel work, in two halves:
 #   scripts/h200.sh build [CASE.cu ...]
 #                           (here, with nvcc): the kernel and host-code checks and timings of
-#                           tests/kernels and the samples (or of the CASEs given), the W1 and W2
+#                           tests/kernels and the samples (or of the CASEs given), the W1, W2 and W3
 #                           benchmarks and the training samples' drivers, for sm_90, into build-gpu/
 #   scripts/h200.sh run OUT (on the H200 machine, with build-gpu/ carried there): runs the checks on
 #                           the GPU, compares each vjp with its float64 reference (built for the
 #                           CPU), runs each check under compute-sanitizer memcheck and racecheck, the
-#                           timings, bench/w1_bench and bench/w1_torch.py; logs go to OUT.
+#                           timings, the training samples' drivers and the W1, W2 and W3 benchmarks
+#                           beside PyTorch's (bench/w*_torch.py); logs go to OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The samples with a driver that trains them.
+samples="mlp_train residual_train transformer_train"
 case "${1:-}" in
   build)
     rm -rf build-gpu && mkdir -p build-gpu/kernels
     shift
     cases=("$@")
     [ ${#cases[@]} -gt 0 ] || cases=(tests/kernels/*.cu samples/w1_loss/w1_loss.cu samples/mlp_train/mlp_train.cu
-      samples/residual_train/residual_train.cu)
+      samples/residual_train/residual_train.cu samples/transformer_train/transformer_train.cu)
     for case in "${cases[@]}"; do
       python3 tests/run_kernel_case.py "$case" --adjoint build/bin/adjoint --gpu --build-only --keep build-gpu/kernels
       python3 tests/run_kernel_case.py "$case" --adjoint build/bin/adjoint --gpu --build-only --bench --keep build-gpu/kernels
@@ -27,12 +30,15 @@ case "${1:-}" in
       -o build-gpu/w1_bench
     nvcc -std=c++17 -O3 -arch=sm_90 --default-stream per-thread -I runtime -I samples/mlp_train bench/w2_bench.cu \
       samples/mlp_train/mlp_train.train.cu -lcublas -o build-gpu/w2_bench
-    for sample in mlp_train residual_train; do
+    nvcc -std=c++17 -O3 -arch=sm_90 --default-stream per-thread -I runtime -I samples/transformer_train \
+      bench/w3_bench.cu samples/transformer_train/transformer_train.train.cu -lcublas -o build-gpu/w3_bench
+    for sample in $samples; do
       nvcc -std=c++17 -O2 -arch=sm_90 -I runtime -I samples/$sample samples/$sample/train.cu \
         samples/$sample/$sample.train.cu -lcublas -o build-gpu/$sample
     done
     # Without symbols the binaries fit in what the device tool carries (64 MiB).
-    strip build-gpu/kernels/* build-gpu/w1_bench build-gpu/w2_bench build-gpu/mlp_train build-gpu/residual_train
+    strip build-gpu/kernels/* build-gpu/w1_bench build-gpu/w2_bench build-gpu/w3_bench
+    for sample in $samples; do strip build-gpu/$sample; done
     ;;
   run)
     out=${2:?output directory}
@@ -48,13 +54,15 @@ case "${1:-}" in
     done
     build-gpu/w1_bench 26 > "$out/w1.txt" 2>&1 || failed=1
     python3 bench/w1_torch.py 26 >> "$out/w1.txt" 2>&1 || failed=1
-    for sample in mlp_train residual_train; do
+    for sample in $samples; do
       build-gpu/$sample > "$out/$sample.txt" 2>&1 || failed=1
     done
     for size in large small; do
       build-gpu/w2_bench $size >> "$out/w2.txt" 2>&1 || failed=1
       python3 bench/w2_torch.py $size >> "$out/w2.txt" 2>&1 || failed=1
     done
+    build-gpu/w3_bench > "$out/w3.txt" 2>&1 || failed=1
+    python3 bench/w3_torch.py >> "$out/w3.txt" 2>&1 || failed=1
     for bench in build-gpu/kernels/*.bench; do
       echo "$(basename "$bench" .bench): $("$bench" | grep time:)" >> "$out/timings.txt"
     done
