@@ -157,11 +157,33 @@ class ExposedReads {
 
 namespace {
 
-// Whether `e` calls only pure functions (see Module::isPureCall), whose results depend on their
-// arguments alone.
-bool callsOnlyPure(const ExprPtr& e, const Module& m) {
+bool callsOnlyPure(const ExprPtr& e, const Module& m, int depth = 0);
+
+// Whether `call` is of a device function of scalar parameters whose body calls only pure
+// functions and declares nothing in shared memory: with no pointer it reads no memory, and with
+// no shuffle or barrier it needs no other thread, so its result depends on its arguments alone
+// and the reverse sweep can call it again instead of taping what it returned.
+bool isPureDeviceCall(const Expr& call, const Module& m, int depth) {
+  const Function* f = m.find(call.text);
+  if (!f || !f->device || f->kernel || depth > 8) return false;
+  for (const Param& p : f->params)
+    if (p.type.pointer || p.type.arraySize > 0) return false;
+  bool pure = true;
+  walk(f->body, [&](const Stmt& s) {
+    pure &= !(s.kind == StmtKind::Decl && s.type.shared);
+    for (const ExprPtr& e : {s.lhs, s.expr}) pure &= !e || callsOnlyPure(e, m, depth + 1);
+    for (const ExprPtr& e : s.args) pure &= callsOnlyPure(e, m, depth + 1);
+  });
+  return pure;
+}
+
+// Whether `e` calls only pure functions (see Module::isPureCall, and device functions of scalars
+// that call only those), whose results depend on their arguments alone.
+bool callsOnlyPure(const ExprPtr& e, const Module& m, int depth) {
   bool ok = true;
-  walk(e, [&](const Expr& x) { ok &= x.kind != ExprKind::Call || m.isPureCall(x); });
+  walk(e, [&](const Expr& x) {
+    ok &= x.kind != ExprKind::Call || m.isPureCall(x) || isPureDeviceCall(x, m, depth);
+  });
   return ok;
 }
 

@@ -95,3 +95,18 @@ __global__ void block_rows(const float* x, const float* w, float* y, int C) {
   float* yr = y + blockIdx.x * C;
   for (int c = threadIdx.x; c < C; c += blockDim.x) yr[c] = tanhf(xr[c] * w[c]) + xr[c];
 }
+
+// A device function of scalars called in a loop over a row, its result needed by the reverse
+// (atanf's derivative reads it): the reverse sweep calls it again (device code has no tape; this
+// was rejected as needing one).
+__device__ float shifted_softsign(float u, float v) {
+  u += 0.5f * v;
+  return u / sqrtf(1.0f + u * u);
+}
+
+// KERNEL: rows_of_calls grid=2 block=32 x=[120] y=[120] C=3 rows=40
+__global__ void rows_of_calls(const float* x, float* y, int C, int rows) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  for (int c = 0; c < C; ++c) y[r * C + c] = atanf(3.0f * shifted_softsign(x[r * C + c], 0.25f));
+}
