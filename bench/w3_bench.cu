@@ -50,8 +50,8 @@ int main(int argc, char** argv) {
   cublasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH);
 
   auto step = [&] {
-    CHECK(transformer_train_step(handle, x, labels, g1, be1, W1, b1, W2, b2, g2, be2, Wout, ln1, pre, h, r, ln2,
-                                 logits, loss, N, C, V, 0.05f));
+    CHECK(transformer_train_step(handle, x, labels, g1, be1, W1, b1, W2, b2, g2, be2, Wout, ln1, pre, h, r, ln2, logits,
+                                 loss, N, C, V, 0.05f));
   };
   char workload[64];
   std::snprintf(workload, sizeof workload, "W3 N=%d C=%d V=%d", N, C, V);
@@ -59,9 +59,9 @@ int main(int argc, char** argv) {
   double ms = median_ms(step, 30, 5);
 
   cublasSetStream(handle, cudaStreamPerThread);
-  double graph_ms = graph_replay_ms(step, {g1, be1, W1, b1, W2, b2, g2, be2, Wout},
-                                    {size_t(C), size_t(C), size_t(C) * F, size_t(F), size_t(F) * C, size_t(C),
-                                     size_t(C), size_t(C), size_t(C) * V});
+  double graph_ms = graph_replay_ms(
+      step, {g1, be1, W1, b1, W2, b2, g2, be2, Wout},
+      {size_t(C), size_t(C), size_t(C) * F, size_t(F), size_t(F) * C, size_t(C), size_t(C), size_t(C), size_t(C) * V});
   if (graph_ms < 0) return 1;
 
   // The floor: the nine GEMMs of the step alone (TF32), on scratch buffers of the same shapes.
