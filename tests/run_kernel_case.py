@@ -35,9 +35,15 @@ import subprocess
 import sys
 import tempfile
 
+from prelude import precompiled_prelude
+
 
 def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+# What every harness and generated source of a case includes.
+PRELUDE = ["<cmath>", "<cstdio>", "<cstdlib>", "<vector>", '"adjoint/cuda.h"', '"adjoint/verify_kernel.h"']
 
 
 def generated_name(spelling):
@@ -196,6 +202,10 @@ def main():
     if not nvcc:
         print("note: no nvcc (not found, or --nvcc none): the generated kernels are not built for sm_90 in this run")
     failures = []
+    host = [args.cxx, "-std=c++17", "-O1", "-x", "c++", "-DADJOINT_CPU_EXECUTION", "-Wall", "-Wextra", "-Werror",
+            "-Wno-unused-parameter", *args.cxxflags.split(), "-I", args.runtime, "-I", os.path.join(args.runtime, "adjoint", "cpu"),
+            "-I", work]
+    host += precompiled_prelude(host, work, PRELUDE)
     lines = [(w, False) for w in kernel_lines(case, "BENCH" if args.bench else "KERNEL")]
     lines += [(w, True) for w in kernel_lines(case, "HOST")] if not args.bench else []
     cpu_case = os.path.join(work, os.path.basename(case)[:-3] + ".cpu.cu")
@@ -231,14 +241,13 @@ def main():
         main_file = exe + ".cu"
         nvcc_flags = ["-std=c++17", "-arch=sm_90", "-Werror", "all-warnings", "-I", args.runtime, "-I", work]
         if nvcc and not args.gpu:
-            # The generated kernels must build for the GPU, even where none runs them.
+            # The generated kernels must build for the GPU, even where none runs them: nvcc's front end
+            # reads host and device code, and the device code is compiled for sm_90 (-cuda stops
+            # short of compiling the host code with the host compiler, which checks nothing more).
             for s in sources:
-                r = run([nvcc, *nvcc_flags, "-c", s, "-o", os.path.join(work, os.path.basename(s) + ".o")])
+                r = run([nvcc, *nvcc_flags, "-cuda", s, "-o", os.path.join(work, os.path.basename(s) + ".ii")])
                 if r.returncode != 0:
                     sys.exit(f"nvcc rejected {os.path.basename(s)}:\n{r.stdout}{r.stderr}")
-        host = [args.cxx, "-std=c++17", "-O1", "-x", "c++", "-DADJOINT_CPU_EXECUTION", "-Wall", "-Wextra", "-Werror",
-                "-Wno-unused-parameter", *args.cxxflags.split(), "-I", args.runtime, "-I", os.path.join(args.runtime, "adjoint", "cpu"),
-                "-I", work]
         if args.gpu:
             r = run([nvcc, *nvcc_flags, "-O3", main_file, *sources, "-o", exe, "-lcublas"])
         else:

@@ -18,7 +18,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_kernel_case import cpu_source, kernel_lines, launcher_params, run  # noqa: E402
+from prelude import precompiled_prelude  # noqa: E402
+from run_kernel_case import PRELUDE, cpu_source, kernel_lines, launcher_params, run  # noqa: E402
 
 HYPER = {"sgd": [("lr", "0.05")], "momentum": [("lr", "0.05"), ("momentum", "0.9")],
          "adamw": [("lr", "0.01"), ("beta1", "0.9"), ("beta2", "0.999"), ("eps", "1e-8"), ("weight_decay", "0.01")]}
@@ -169,6 +170,11 @@ def main():
         dst.write(cpu_source(src.read()))
     nvcc = args.nvcc if args.nvcc != "none" and os.path.exists(args.nvcc) else None
     failures = []
+    # The generated sources get the full warnings; the harness includes them through the case.
+    host = [args.cxx, "-std=c++17", "-O1", "-x", "c++", "-DADJOINT_CPU_EXECUTION", "-Wall", "-Wextra", "-Werror",
+            "-Wno-unused-parameter", *args.cxxflags.split(), "-I", args.runtime,
+            "-I", os.path.join(args.runtime, "adjoint", "cpu"), "-I", work]
+    host += precompiled_prelude(host, work, [*PRELUDE, "<random>", "<string>", '"adjoint/cublas.h"', '"adjoint/verify_train.h"'])
     for words in kernel_lines(case, "TRAIN"):
         fn, specs = words[0], dict(w.split("=", 1) for w in words[1:])
         trained, optimizer, loss = specs.pop("params").split(","), specs.pop("optimizer", "sgd"), specs.pop("loss-name", "loss")
@@ -187,15 +193,13 @@ def main():
                             args.seed))
         if nvcc:
             for s in sources:
+                # (-cuda: nvcc's front end and the device code's compilation, as in run_kernel_case.py)
                 r = run([nvcc, "-std=c++17", "-arch=sm_90", "-Werror", "all-warnings", "-I", args.runtime, "-I", work,
-                         "-c", s, "-o", s + ".o"])
+                         "-cuda", s, "-o", s + ".ii"])
                 if r.returncode != 0:
                     sys.exit(f"nvcc rejected {os.path.basename(s)}:\n{r.stdout}{r.stderr}")
         exe = main_file[:-3]
-        # The generated sources get the full warnings; the harness includes them through the case.
-        r = run([args.cxx, "-std=c++17", "-O1", "-x", "c++", "-DADJOINT_CPU_EXECUTION", "-Wall", "-Wextra", "-Werror",
-                 "-Wno-unused-parameter", *args.cxxflags.split(), "-I", args.runtime,
-                 "-I", os.path.join(args.runtime, "adjoint", "cpu"), "-I", work, main_file, *sources, "-o", exe])
+        r = run([*host, main_file, *sources, "-o", exe])
         if r.returncode != 0:
             sys.exit(f"building the check of {fn} failed:\n{r.stdout}{r.stderr}")
         r = run([exe])
