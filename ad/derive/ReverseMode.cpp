@@ -19,6 +19,10 @@ using namespace ir;
 
 const Type kInt = Type::integer();
 
+// The pullback's parameter for the adjoint of the result: result_bar, unless the function has a
+// variable `result`, whose adjoint that is.
+std::string resultSeed(const Function& f) { return naming::adjointOf(NameSet(f).fresh("result")); }
+
 class ReverseBuilder {
  public:
   ReverseBuilder(const Module& m, const Function& f, const Request& r, Requests& q)
@@ -26,7 +30,7 @@ class ReverseBuilder {
         f_(f),
         r_(r),
         names_(f),
-        adjoints_(m, f, r.wrt, q, r.entry ? number(1, f.returnType) : var(naming::adjointOf("result"), f.returnType)) {}
+        adjoints_(m, f, r.wrt, q, r.entry ? number(1, f.returnType) : var(resultSeed(f), f.returnType)) {}
 
   Function build() {
     auto reads = [&](const Stmt& s) { return reverseReads(s); };
@@ -411,7 +415,7 @@ class ReverseBuilder {
     g.primal = f_.name;
     g.loc = f_.loc;
     if (!r_.entry && f_.returnsFloating())
-      g.params.push_back(Param{naming::adjointOf("result"), f_.returnType.element(), Role::ResultAdjoint});
+      g.params.push_back(Param{resultSeed(f_), f_.returnType.element(), Role::ResultAdjoint});
     for (const Param* p : differentiatedParams(f_, r_.wrt))
       g.params.push_back(Param{naming::adjointOf(p->name), p->type.writableIndexed(), Role::Adjoint, p->name});
     if ((f_.kernel || f_.device) && !tapes_.empty())

@@ -91,3 +91,13 @@ double loop_result_in_guard(double a, double b) {
   return a * b;
 }
 // VERIFY: loop_result_in_guard
+
+// A called function with a local named `result`: its pullback's parameter for the adjoint of the
+// result was `result_bar`, which the local's adjoint then redeclared (the generated code did not
+// compile). The parameter takes a name of its own now (result_2_bar).
+double with_result_local(double x) {
+  double result = x * std::sin(x);
+  return result;
+}
+double calls_result_local(double x, double y) { return with_result_local(x * y) + y; }
+// VERIFY: calls_result_local
