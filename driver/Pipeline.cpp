@@ -138,7 +138,7 @@ const std::vector<Pass>& passes() {
       {"extract-calls", "move calls of the program's functions into statements of their own, under their guards",
        Shows::Prepared,
        eachPrepared([](ir::Function& f, PipelineState& s) { transforms::extractCalls(f, s.prepared); })},
-      {"structure-jumps", "bring break, continue and return into tail position", Shows::Prepared,
+      {"structure-jumps", "bring break, continue and return into tail position (inside inlined calls first)", Shows::Prepared,
        eachPrepared([](ir::Function& f, PipelineState&) { transforms::structureJumps(f); })},
       {"rename-copies", "give the declarations that structure-jumps copied names of their own", Shows::Prepared,
        eachPrepared([](ir::Function& f, PipelineState&) { transforms::uniqueLocalNames(f); })},

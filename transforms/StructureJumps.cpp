@@ -126,25 +126,29 @@ bool returnsInside(const StmtList& body) {
 
 // Rewrites a return inside a loop as `result = e; returned = true; break;`, followed after each
 // loop by `if (returned) break;` in an enclosing loop, or `if (returned) return result;` outside.
+// (`body` is a function's, returning `returnType`, or an inlined call's, whose returns carry no
+// value.)
 class LoopReturnLowering {
  public:
-  explicit LoopReturnLowering(Function& f) : f_(f) {}
+  LoopReturnLowering(StmtList& body, const Type& returnType, NameSet& names)
+      : body_(body), returnType_(returnType), names_(names) {}
 
   void run() {
-    if (!hasLoopReturn(f_.body, false)) return;
-    NameSet names(f_);
-    flag_ = var(names.fresh("returned"), Type::of(Scalar::Bool));
-    bool hasValue = f_.returnType.scalar != Scalar::Void;
-    if (hasValue) result_ = var(names.fresh("result"), f_.returnType);
-    StmtList body = rewrite(f_.body, false);
+    if (!hasLoopReturn(body_, false)) return;
+    flag_ = var(names_.fresh("returned"), Type::of(Scalar::Bool));
+    bool hasValue = returnType_.scalar != Scalar::Void;
+    if (hasValue) result_ = var(names_.fresh("result"), returnType_);
+    StmtList body = rewrite(body_, false);
     StmtList setup{decl(flag_->text, flag_->type, boolean(false))};
     if (hasValue) setup.push_back(decl(result_->text, result_->type, number(0, result_->type)));
     body.insert(body.begin(), setup.begin(), setup.end());
-    f_.body = body;
+    body_ = body;
   }
 
  private:
-  Function& f_;
+  StmtList& body_;
+  const Type& returnType_;
+  NameSet& names_;
   ExprPtr flag_, result_;
 
   static bool hasLoopReturn(const StmtList& body, bool inLoop) {
@@ -178,11 +182,48 @@ class LoopReturnLowering {
   }
 };
 
+// The returns of a body brought into tail position, where they end it.
+StmtList structuredReturns(StmtList body, const Type& returnType, NameSet& names) {
+  LoopReturnLowering(body, returnType, names).run();
+  return JumpStructurer().list(body, {}, false);
+}
+
+// A tail return of an inlined call's body: nothing runs after it in the block, so it goes.
+StmtList withoutReturns(const StmtList& body) {
+  StmtList out;
+  for (const StmtPtr& s : body) {
+    if (s->kind == StmtKind::Return) continue;
+    auto copy = std::make_shared<Stmt>(*s);
+    copy->body = withoutReturns(s->body);
+    copy->elseBody = withoutReturns(s->elseBody);
+    out.push_back(copy);
+  }
+  return out;
+}
+
+// Each block holding an inlined call's body (innermost first) becomes a plain block: its
+// returns, which leave the block, are structured as a function's are and then dropped.
+void lowerInlinedCalls(StmtList& body, NameSet& names) {
+  for (StmtPtr& s : body) {
+    bool inlined = s->kind == StmtKind::Block && s->inlinedCall;
+    if (!inlined && s->body.empty() && s->elseBody.empty()) continue;
+    auto copy = std::make_shared<Stmt>(*s);
+    lowerInlinedCalls(copy->body, names);
+    lowerInlinedCalls(copy->elseBody, names);
+    if (inlined) {
+      copy->body = withoutReturns(structuredReturns(copy->body, Type::of(Scalar::Void), names));
+      copy->inlinedCall = false;
+    }
+    s = copy;
+  }
+}
+
 }  // namespace
 
 void structureJumps(Function& f) {
-  LoopReturnLowering(f).run();
-  f.body = JumpStructurer().list(f.body, {}, false);
+  NameSet names(f);
+  lowerInlinedCalls(f.body, names);
+  f.body = structuredReturns(f.body, f.returnType, names);
 }
 
 }  // namespace adjoint::transforms

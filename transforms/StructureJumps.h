@@ -13,6 +13,8 @@ namespace adjoint::transforms {
 // that holds a break or continue, or is not a counted loop, becomes a while loop whose step runs on each path that
 // continues. Afterwards a jump is always the last statement of its branch, so the reverse sweep can replay each
 // iteration's path from the recorded branch decisions alone.
+// The block of a call the frontend inlined (ir::Stmt::inlinedCall) is structured first, as a
+// function of its own: its returns leave the block, and once in tail position they are dropped.
 void structureJumps(ir::Function& f);
 
 }  // namespace adjoint::transforms

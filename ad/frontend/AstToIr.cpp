@@ -301,7 +301,7 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
     return convertExpr(ctor->getArg(0));  // a struct passed by value
   if (const auto* me = dyn_cast<MemberExpr>(e)) {
     if (me->isArrow() && isa<CXXThisExpr>(me->getBase()->IgnoreParenImpCasts()) && isa<FieldDecl>(me->getMemberDecl()))
-      return ir::member(convertThis(me->getBase()), me->getMemberDecl()->getNameAsString());  // a field in a method
+      return fieldOf(me->getBase(), me->getMemberDecl()->getNameAsString());  // a field in a method
     if (me->isArrow() || !isa<FieldDecl>(me->getMemberDecl()))
       return unsupportedExpr(e, "this member access is not supported", "read fields of struct parameters with '.'");
     return fieldOf(me->getBase(), me->getMemberDecl()->getNameAsString());
@@ -402,9 +402,9 @@ ir::ExprPtr Converter::convertVariable(const VarDecl* vd, SourceRange where) {
   if (!t) return placeholder();
   if (t->arraySize > 0 && isa<ParmVarDecl>(vd)) *t = t->element().pointerTo(false);
   if (t->isContainer() && !isa<ParmVarDecl>(vd)) *t = localContainer(*t);
-  if (t->reference) return ir::index(ir::var(vd->getNameAsString(), *t), ir::number(0, ir::Type::integer()));
+  if (t->reference) return ir::index(ir::var(localName(vd), *t), ir::number(0, ir::Type::integer()));
   t->shared = cuda::isShared(vd);
-  return ir::var(vd->getNameAsString(), *t);
+  return ir::var(localName(vd), *t);
 }
 
 ir::ExprPtr Converter::convertUnary(const UnaryOperator* u) {
@@ -524,6 +524,16 @@ ir::ExprPtr Converter::libraryConstant(const CallExpr* call) {
   return ir::namedConstant(text, value.Val.getFloat().convertToDouble(), *type);
 }
 
+// A function of the program that Adjoint differentiates from its body: not the library's, not one
+// with rules, not one marked nondifferentiable.
+bool Converter::isOwnDifferentiated(const FunctionDecl* def) const {
+  if (!def->doesThisDeclarationHaveABody() || sm_.isInSystemHeader(def->getLocation()) || def->getBuiltinID() != 0 ||
+      markedNondifferentiable(def))
+    return false;
+  std::string own = def->getNameAsString();
+  return !def->getDeclContext()->isFileContext() || (!rules_.count(own) && !aliases_.count(own));
+}
+
 ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   const FunctionDecl* fd = call->getDirectCallee();
   if (!fd) return unsupportedExpr(call, "indirect calls are not supported", "call the function by name");
@@ -535,6 +545,8 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   if (ir::ExprPtr constant = libraryConstant(call)) return constant;
   // Host code passes pointers into buffers (xs + l * n) to the host functions it calls.
   bool host = isHostCode(fd->getDefinition());
+  if (const FunctionDecl* def = fd->getDefinition(); def && !host && isOwnDifferentiated(def))
+    if (std::string why = inliningReason(call, def); !why.empty()) return inlineCall(call, def, nullptr, why);
   for (unsigned i = 0; i < std::min(call->getNumArgs(), fd->getNumParams()); ++i) {
     QualType param = fd->getParamDecl(i)->getType();
     if (param->isLValueReferenceType() && param->getPointeeType()->isArithmeticType() &&

@@ -62,7 +62,7 @@ void Converter::declareContainer(const VarDecl* vd, ir::StmtList& out) {
   auto type = convertContainer(vd->getType(), false, vd->getSourceRange());
   if (!type) return;
   ir::Type t = localContainer(*type);
-  ir::ExprPtr local = ir::var(vd->getNameAsString(), t);
+  ir::ExprPtr local = ir::var(localName(vd), t);
   auto d = ir::at(ir::decl(local->text, t, nullptr), loc(vd->getBeginLoc()));
   const Expr* init = vd->getInit() ? vd->getInit()->IgnoreImplicit() : nullptr;
   const auto* construct = dyn_cast_or_null<CXXConstructExpr>(init);
@@ -153,7 +153,7 @@ void Converter::convertRangeFor(const CXXForRangeStmt* loop, ir::StmtList& out) 
   if (v->getType()->isReferenceType()) {
     elementAliases_[v] = ir::index(values, counter);
   } else if (auto t = convertType(v->getType(), v->getSourceRange())) {
-    body.push_back(ir::at(ir::decl(v->getNameAsString(), *t, ir::index(values, counter)), loc(v->getBeginLoc())));
+    body.push_back(ir::at(ir::decl(localName(v), *t, ir::index(values, counter)), loc(v->getBeginLoc())));
   }
   ir::StmtList rest = convertBody(loop->getBody());
   body.insert(body.end(), rest.begin(), rest.end());

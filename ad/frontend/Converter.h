@@ -45,6 +45,18 @@ ir::StmtPtr countedLoop(const std::string& k, const ir::ExprPtr& length, ir::Stm
 // std::array is an array of its length, a std::vector a local container.
 ir::Type localContainer(const ir::Type& container);
 
+// A whole struct value without its copies, temporaries and functional casts: `d` of `Vec3 e = d;`,
+// `x4[i]` of `float4 v = x4[i];`, the call of `make_float4(...)`, the list of `Vec2{a, b}`.
+const Expr* structValue(const Expr* e);
+
+// Calls `visit` on `s` and on every statement and expression inside it.
+template <class F>
+void visitAll(const Stmt* s, F&& visit) {
+  if (!s) return;
+  visit(s);
+  for (const Stmt* child : s->children()) visitAll(child, visit);
+}
+
 // The arguments of a constructor call, without the defaulted ones (dim3(n) for dim3(n, 1, 1)).
 std::vector<const Expr*> explicitArgs(const CXXConstructExpr* c);
 
@@ -197,6 +209,7 @@ class Converter {
   // Field `field` of the struct `index` places after where `pointer` points.
   ir::ExprPtr elementField(const Expr* pointer, ir::ExprPtr index, const std::string& field);
   std::optional<PointerValue> castPointer(const ExplicitCastExpr* cast);
+  std::optional<PointerValue> steppedPointer(const UnaryOperator* u);
   void reportUnfollowed(const Expr* pointer);
   bool isPointerAlias(const Expr* e) const;
   void declarePointer(const VarDecl* vd, ir::StmtList& out);
@@ -217,6 +230,35 @@ class Converter {
                     ir::StmtList& out);
   void convertStructAssignment(const Expr* e, ir::StmtList& out);
   std::map<const VarDecl*, std::map<std::string, std::string>> structLocals_;  // field -> its local
+
+  // Calls inlined where the IR cannot pass what they take or give (Inlining.cpp): a call of the
+  // program's function that returns a struct, takes a struct that is not a parameter whole (a
+  // local, which is a local per field), or writes a caller's variable through a reference, and a
+  // method called on such a struct. The callee's body is converted in place, in a block
+  // (ir::Stmt::inlinedCall) after its parameters' copies and before the statement that uses the
+  // result; its returns assign the result's locals.
+  struct InlinedCall {
+    const FunctionDecl* callee;
+    ir::Type type;                     // the result's
+    std::vector<ir::ExprPtr> results;  // its locals: one, or one per field of a struct
+    bool returnsAtEnd;                 // the body's last statement its only return: no block
+  };
+  bool isOwnDifferentiated(const FunctionDecl* def) const;
+  std::string inliningReason(const CallExpr* call, const FunctionDecl* fd) const;
+  bool isStructParameter(const Expr* e) const;
+  ir::ExprPtr inlineCall(const CallExpr* call, const FunctionDecl* def, const Expr* object, const std::string& why);
+  void bindParameter(const FunctionDecl* def, const ParmVarDecl* p, const Expr* arg,
+                     const std::set<const VarDecl*>& written, ir::StmtList& out);
+  void renameCalleeLocals(const FunctionDecl* def);
+  ir::ExprPtr inlinedField(const CallExpr* call, const std::string& field);
+  bool returnFromInlined(const ReturnStmt* rs, ir::StmtList& out);
+  bool isInlinedValue(const ir::ExprPtr& e) const { return inlinedValues_.count(e) > 0; }
+  std::string localName(const VarDecl* vd) const;
+  std::vector<InlinedCall> inlined_;                            // being inlined, innermost last
+  std::vector<std::map<std::string, ir::ExprPtr>> thisFields_;  // in an inlined method: its object's fields
+  std::map<const CallExpr*, std::map<std::string, ir::ExprPtr>> inlinedStructs_;  // a struct result's field locals
+  std::set<ir::ExprPtr> inlinedValues_;            // what inlined calls leave as their value
+  std::map<const VarDecl*, std::string> renamed_;  // an inlined callee's locals, where renamed
 
   // Const member functions of structs (Methods.cpp).
   static bool isConstMethod(const FunctionDecl* fd);

@@ -28,18 +28,22 @@ ir::ExprPtr Converter::convertMethodCall(const CXXMemberCallExpr* call) {
   if (!differentiableMethod(method))
     return unsupportedExpr(call, "calls of member functions other than const, non-virtual ones are not supported",
                            "make the member function const (it may read the object's fields), or call a free function");
-  ir::ExprPtr object = convertExpr(call->getImplicitObjectArgument());
-  if (!object->type.isStruct())
-    return unsupportedExpr(call, "this member function's object is not supported",
-                           "call member functions on struct parameters");
-  std::vector<ir::ExprPtr> args{object};
-  for (const Expr* a : call->arguments()) args.push_back(convertExpr(a));
-  auto type = convertType(call->getType(), call->getSourceRange(), /*allowVoid=*/true);
-  if (!type) return placeholder();
   const FunctionDecl* def = method->getDefinition();
   if (!def)
     return unsupportedExpr(call, "member function '" + method->getQualifiedNameAsString() + "' has no body here",
                            "define it in this translation unit");
+  // On a local struct (a local per field) the method is inlined, its fields read where they are.
+  const Expr* self = call->getImplicitObjectArgument();
+  std::string why = isStructParameter(self) ? inliningReason(call, def) : "its object is a local struct";
+  if (!why.empty()) return inlineCall(call, def, self, why);
+  ir::ExprPtr object = convertExpr(self);
+  if (!object->type.isStruct())
+    return unsupportedExpr(call, "this member function's object is not supported",
+                           "call member functions on struct parameters and local structs");
+  std::vector<ir::ExprPtr> args{object};
+  for (const Expr* a : call->arguments()) args.push_back(convertExpr(a));
+  auto type = convertType(call->getType(), call->getSourceRange(), /*allowVoid=*/true);
+  if (!type) return placeholder();
   enqueue(def);
   return ir::call(irName(def), args, *type);
 }

@@ -12,13 +12,6 @@ namespace {
 
 const ir::Type kOffset = ir::Type::integer("long");
 
-template <class F>
-void visitAll(const Stmt* s, F&& visit) {
-  if (!s) return;
-  visit(s);
-  for (const Stmt* child : s->children()) visitAll(child, visit);
-}
-
 // The pointer parameter that `s` assigns, advances or steps back, if any.
 const ParmVarDecl* advancedParam(const Stmt* s) {
   const Expr* target = nullptr;
@@ -57,6 +50,11 @@ std::string Converter::freshName(const std::string& base) { return namesInFuncti
 // each pointer parameter that the body advances its offset local, declared in `prologue`.
 void Converter::beginFunction(const FunctionDecl* fd, ir::StmtList& prologue) {
   pointers_.clear();
+  // (What inlined calls bound, keyed by their callees' declarations, is gone: a callee converted
+  // as a function of its own has parameters, not copies.)
+  elementAliases_.clear();
+  structLocals_.clear();
+  renamed_.clear();
   tables_.clear();
   tableDecls_.clear();
   namesInFunction_ = ir::NameSet();
@@ -76,6 +74,28 @@ void Converter::beginFunction(const FunctionDecl* fd, ir::StmtList& prologue) {
     pointers_[p] = {ir::var(p->getNameAsString(), *type), offset};
     prologue.push_back(ir::at(ir::decl(offset, kOffset, ir::number(0, kOffset)), loc(fd->getBody()->getBeginLoc())));
   }
+}
+
+// `p++`, `++p`, `p--`, `--p` where the pointer is read (`*p++ = v`, `s += *++p`): the step goes
+// before the statement, and the pointer is where it was before the step (p++) or after it (++p).
+std::optional<Converter::PointerValue> Converter::steppedPointer(const UnaryOperator* u) {
+  const auto* vd = cast<VarDecl>(cast<DeclRefExpr>(u->getSubExpr()->IgnoreParenImpCasts())->getDecl());
+  const PointerAlias& alias = pointers_.at(vd);
+  ir::ExprPtr offset = ir::var(alias.offset, kOffset);
+  if (!prelude_) {
+    fail(u->getSourceRange(), "moving a pointer in a loop's condition or step, or under ?:, && or ||, is not supported",
+         "move it in a statement of its own");
+    return PointerValue{alias.base, offset, alias.width};
+  }
+  ir::SourceLoc at = loc(u->getBeginLoc());
+  if (u->isPostfix()) {
+    std::string before = freshName(alias.offset + "_before");
+    prelude_->push_back(ir::at(ir::decl(before, kOffset, offset), at));
+    offset = ir::var(before, kOffset);
+  }
+  ir::Op op = u->isIncrementOp() ? ir::Op::Add : ir::Op::Sub;
+  prelude_->push_back(ir::at(ir::assign(ir::var(alias.offset, kOffset), op, ir::number(alias.width, kOffset)), at));
+  return PointerValue{alias.base, offset, alias.width};
 }
 
 bool Converter::isPointerAlias(const Expr* e) const {
@@ -103,6 +123,8 @@ std::optional<Converter::PointerValue> Converter::pointerValue(const Expr* e) {
     return std::nullopt;
   }
   if (const auto* cast = dyn_cast<ExplicitCastExpr>(e)) return castPointer(cast);
+  if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp() && isPointerAlias(u->getSubExpr()))
+    return steppedPointer(u);
   auto advance = [&](std::optional<PointerValue> p, ir::ExprPtr k, bool back) -> std::optional<PointerValue> {
     if (p && p->width > 1) k = ir::mul(ir::number(p->width, ir::Type::integer()), k);
     if (p)

@@ -65,7 +65,7 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
   if (vd->getInit() && isAlgorithm(vd->getInit())) {
     // double s = std::accumulate(...): s is the sum the loop adds into, when it has the sum's type.
     bool same = vd->getType().getCanonicalType() == vd->getInit()->IgnoreParenImpCasts()->getType().getCanonicalType();
-    std::string name = vd->getNameAsString();
+    std::string name = localName(vd);
     ir::ExprPtr value = lowerAlgorithm(vd->getInit(), same ? name : freshName("sum"), out);
     if (value->kind != ir::ExprKind::Var || value->text != name)
       out.push_back(ir::at(ir::decl(name, *t, ir::cast(*t, value)), loc(vd->getBeginLoc())));
@@ -76,11 +76,11 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
     return;
   }
   if (const CallExpr* reduce = groupReduce(vd->getInit(), vd->getType())) {
-    lowerReduce(reduce, ir::var(vd->getNameAsString(), *t), /*declare=*/true, out);
+    lowerReduce(reduce, ir::var(localName(vd), *t), /*declare=*/true, out);
     return;
   }
   t->shared = shared;
-  auto s = ir::at(ir::decl(vd->getNameAsString(), *t, nullptr), loc(vd->getBeginLoc()));
+  auto s = ir::at(ir::decl(localName(vd), *t, nullptr), loc(vd->getBeginLoc()));
   if (const Expr* init = vd->getInit()) {
     if (const auto* list = dyn_cast<InitListExpr>(init->IgnoreImplicit())) {
       for (const Expr* e : list->inits()) s->args.push_back(convertExpr(e));
@@ -267,6 +267,7 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
     out_.push_back(ir::at(ir::jump(ir::StmtKind::Continue), c_.loc(s->getBeginLoc())));
   }
   void VisitReturnStmt(const ReturnStmt* rs) {
+    if (c_.returnFromInlined(rs, out_)) return;
     out_.push_back(
         ir::at(ir::ret(rs->getRetValue() ? c_.convertExpr(rs->getRetValue()) : nullptr), c_.loc(rs->getBeginLoc())));
   }
@@ -300,7 +301,9 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
       // __stcs(&y[i], v): the store y[i] = v (the generated code stores plainly).
       storeThrough(call->getArg(0), call->getArg(1), e);
     } else if (call) {
-      out_.push_back(ir::at(ir::eval(c_.convertExpr(e)), c_.loc(e->getBeginLoc())));
+      // (An inlined call leaves its body before this statement, and only its result here.)
+      if (ir::ExprPtr value = c_.convertExpr(e); !c_.isInlinedValue(value))
+        out_.push_back(ir::at(ir::eval(value), c_.loc(e->getBeginLoc())));
     } else if (!isa<BinaryOperator>(e->IgnoreParens())) {
       c_.fail(e->getSourceRange(), "this expression statement is not supported",
               "a statement must be an assignment, ++/--, or a call");

@@ -12,17 +12,19 @@
 
 namespace adjoint::frontend::detail {
 
-namespace {
-
-// A whole struct value without its copies and temporaries: `d` of `Vec3 e = d;`, `x4[i]` of
-// `float4 v = x4[i];`, the call of `make_float4(...)`.
 const Expr* structValue(const Expr* e) {
   for (e = e->IgnoreImplicit();;) {
+    if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(e); f && f->getCastKind() == CK_NoOp) {
+      e = f->getSubExpr()->IgnoreImplicit();  // Vec2{a, b}
+      continue;
+    }
     const auto* c = dyn_cast<CXXConstructExpr>(e);
     if (!c || !c->getConstructor()->isCopyOrMoveConstructor() || c->getNumArgs() != 1) return e;
     e = c->getArg(0)->IgnoreImplicit();
   }
 }
+
+namespace {
 
 // A struct an initializer copies (`Vec3 e = d;`, `Vec3 e(p);`, `float4 v = x4[i];`) or makes
 // (`make_float4(a, b, c, d)`), or null.
@@ -101,9 +103,13 @@ ir::ExprPtr Converter::fieldOf(const Expr* object, const std::string& field) {
       return elementField(call->getArg(0), ir::number(0, ir::Type::integer()), field);
     if (const CallExpr* make = makeCall(call))
       return convertExpr(make->getArg(fieldNamed(call->getType()->getAsRecordDecl(), field)->getFieldIndex()));
+    const FunctionDecl* def = fd ? fd->getDefinition() : nullptr;
+    if (def && isOwnDifferentiated(def)) return inlinedField(call, field);
     return unsupportedExpr(call, "a struct returned by a call is not supported",
                            "return the fields through reference parameters, or build the struct from its fields");
   }
+  if (isa<CXXThisExpr>(object))  // a field in a method, or in an inlined one its object's
+    return thisFields_.empty() ? ir::member(convertThis(object), field) : thisFields_.back().at(field);
   if (const auto* ref = dyn_cast<DeclRefExpr>(object))
     if (auto local = structLocals_.find(dyn_cast<VarDecl>(ref->getDecl())); local != structLocals_.end()) {
       const std::string& name = local->second.at(field);

@@ -60,6 +60,9 @@ struct Stmt {
   StmtPtr init;                  // For
   StmtPtr step;                  // For
   bool throughLauncher = false;  // Launch: through the kernel's generated launcher (K_vjp_launch)
+  // Block: the body of a call the frontend inlined, its results already assigned where it
+  // returns: a return inside leaves the block, not the function (transforms/StructureJumps.h).
+  bool inlinedCall = false;
   // Decl, Assign, If: computes values no derivative flows through and that the reverse reads only as
   // the forward leaves them (a running maximum's tracking, transforms/RunningExtremes.h): what
   // it assigns is not active, never restored, and an if of such statements is not taped.

@@ -1,15 +1,18 @@
 // RUN: rm -rf %t && mkdir %t && not %adjoint grad %s --fn f -o %t/out.cpp 2>&1 | FileCheck %s && ls -A %t | count 0
-// CHECK: struct_local_passed.cpp:14:16: error: the local struct 'q' can be used by its fields only
-// CHECK: note: read and assign its fields (q.x); pass and return structs field by field
-// A local struct is a local per field: as a whole it is not passed on yet.
+// CHECK: struct_recursive.cpp:12:10: error: 'halve' calls itself, and it is inlined (it returns a struct)
+// CHECK: note: pass and return the struct's fields, or write the recursion as a loop
+// A call that passes or returns a struct whole is inlined, which a recursive one cannot be.
 struct Point {
   double x, y;
 };
 
-static double norm2(Point p) { return p.x * p.x + p.y * p.y; }
+static Point halve(Point p, int n) {
+  if (n == 0) return p;
+  Point q{p.x / 2, p.y};
+  return halve(q, n - 1);
+}
 
 double f(Point p) {
-  Point q = p;
-  q.x *= 2;
-  return norm2(q);
+  Point q = halve(p, 3);
+  return q.x * q.y;
 }

@@ -71,3 +71,20 @@ __global__ void swap_pairs(const float* x, float* y, int n2) {
   v = make_float2(v.y, v.x + v.y * v.y);
   reinterpret_cast<float2*>(y)[i] = v;
 }
+
+// Device helpers over whole vectors, as tuned kernels factor them: float4 values passed by value
+// and by const reference, and returned.
+__device__ float4 axpy4(float a, float4 x, float4 y) {
+  return make_float4(a * x.x + y.x, a * x.y + y.y, a * x.z + y.z, a * x.w + y.w);
+}
+__device__ float sum4(const float4& v) { return v.x + v.y + v.z + v.w; }
+
+// KERNEL: axpy_sum4 grid=2 block=64 x=[512] y=[512] out=[512] s=[128] a=0.7 n4=128
+// BENCH: axpy_sum4 grid=16384 block=256 x=[16777216] y=[16777216] out=[16777216] s=[4194304] a=0.7 n4=4194304
+__global__ void axpy_sum4(const float* x, const float* y, float* out, float* s, float a, int n4) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n4) return;
+  float4 r = axpy4(a, reinterpret_cast<const float4*>(x)[i], reinterpret_cast<const float4*>(y)[i]);
+  reinterpret_cast<float4*>(out)[i] = r;
+  s[i] = sum4(r) * tanhf(sum4(r));
+}

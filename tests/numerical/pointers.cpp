@@ -46,6 +46,23 @@ double walk_to_end(const double* x, int n, double t) {
 }
 // VERIFY: walk_to_end n=6
 
+// C's pointer walks: read and write through a pointer that steps in the same expression
+// (*p++, *++p, *out++ = v), the parameter itself advanced too.
+double copy_walk(const double* in, double* out, int n, double t) {
+  const double* p = in;
+  double s = 0;
+  for (int i = 0; i + 1 < n; ++i) {
+    double v = *p++;
+    *out++ = std::sin(t * v) + *p;
+    s += v * *in++;
+  }
+  const double* q = p - 2;
+  s += 0.5 * *++q;
+  s *= *q--;
+  return s + *q;
+}
+// VERIFY: copy_walk n=6
+
 // A store through an offset into a local array (it was dropped).
 double local_array_offset(double x, int n) {
   double a[3] = {x, 2 * x, 3 * x};

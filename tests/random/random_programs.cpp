@@ -5,7 +5,8 @@
 // templates, a constant table at namespace scope, pointer locals, pointer arithmetic and
 // pointer walks, std::vector and std::array parameters (indexed, at(), size(), range-based for,
 // std::accumulate, std::inner_product, *std::max_element, *std::min_element), lambdas named by a local, local structs
-// (also views of x as structs), const member functions called on struct parameters, switch (on integers and an
+// (also views of x as structs; passed whole to functions that return structs and to methods), const member functions
+// called on struct parameters, results through references to locals, switch (on integers and an
 // enumeration), assignments inside expressions, scalars by reference, a user's rule reading the call's result (with an
 // alias), <cmath> constants, 64-bit integer constants, and math functions with their domains guarded. Every function
 // carries a `// VERIFY:` line for tests/run_case.py, which verifies its generated derivatives. With --kernels it writes
@@ -14,7 +15,8 @@
 // pointer to the thread's element, a double2 view of the buffers: a pair per thread loaded and stored whole, kernel
 // templates, the warp as a cooperative group with cg::reduce, a running maximum or minimum over a loop, a neighbour's
 // element through extern __shared__, rows of C elements per thread, warp or block, through row pointers, a pointer
-// into a row passed to a device function), each with a `// KERNEL:` line for tests/run_kernel_case.py.
+// into a row passed to a device function, a double2 passed to and returned by a device function), each with a
+// `// KERNEL:` line for tests/run_kernel_case.py.
 //
 //   random_programs [--kernels] <seed> <count> <output>
 #include <algorithm>
@@ -46,6 +48,14 @@ class Generator {
         << "enum class Phase { Rise, Hold, Fall, Rest };\n\n"
         << "struct Pair {\n  double u, v;\n  double mix(double w) const { return u * std::sin(w) + v * this->u; }\n};\n"
         << "inline auto adjoint_fields(Pair& p) { return std::tie(p.u, p.v); }\n\n"
+        << "// Structs passed whole (the tool inlines these calls): returned by value, one with two returns,\n"
+        << "// and results through references.\n"
+        << "Pair turn(Pair p, double t) {\n"
+        << "  return {p.u * std::cos(t) - p.v * std::sin(t), p.u * std::sin(t) + p.v * std::cos(t)};\n}\n"
+        << "Pair capped(const Pair& p, double cap) {\n  if (p.u > cap) return {cap, p.v + 0.5 * (p.u - cap)};\n"
+        << "  return p;\n}\n"
+        << "void spread(double v, double& lo, double& hi) {\n  lo = v - 0.5 * std::sin(v);\n"
+        << "  hi = v + 0.25 * v * v / (1 + v * v);\n}\n\n"
         << "// The user's own rules: one reading the call's result, for a function with another name.\n"
         << "double squash(double x) { return x / std::sqrt(1 + x * x); }\n"
         << "double squash_again(double x) { return x / std::sqrt(1 + x * x); }\n"
@@ -77,6 +87,9 @@ class Generator {
         << "// Random code may leave a parameter unused; the generated derivatives may not.\n"
         << "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n"
         << "#pragma GCC diagnostic ignored \"-Wunused-but-set-parameter\"\n\n"
+        << "// A pair rotated by an angle, passed and returned whole (the tool inlines the call).\n"
+        << "__device__ double2 twist(double2 v, double t) {\n"
+        << "  return make_double2(v.x * cos(t) - v.y * sin(t), v.x * sin(t) + v.y * cos(t));\n}\n\n"
         << "// An element and the next in its row, given a pointer into the row (row kernels call it).\n"
         << "__device__ double next_product(const double* at, int left) {\n"
         << "  return left > 1 ? at[0] * at[1] : at[0] * at[0];\n}\n\n";
@@ -455,6 +468,7 @@ class Generator {
                               "__ldg(reinterpret_cast<const double2*>(x) + i)"};
       out += "  if (i < n / 2) {\n    double2 q = " + std::string(vector[pick(2)]) +
              ";\n    double a = p[0];\n    double b = q.x * p[1];\n";
+      if (chance(40)) out += "    q = twist(q, a);\n";
       s.scalars.push_back("q.y");
     } else {
       out += "  if (i < n) {\n    double a = p[0];\n    double b = " + std::string(element[pick(3)]) + " * p[1];\n";
@@ -636,8 +650,19 @@ class Generator {
                                     // x viewed as pairs of doubles (n >= 4: two whole pairs)
                                     "  Pair q = reinterpret_cast<const Pair*>(&x[0])[1];\n  q = {q.v * a, q.u + b};\n"};
       out += declarations[pick(s.vectors ? 2 : 3)];
+      // ... and passed whole: to a function returning a struct, to a method, updated by a call.
+      const char* whole[] = {"  q = turn(q, a);\n",
+                             "  {\n    Pair t = capped(turn(q, b), 1.25);\n    a += t.u * t.v;\n  }\n",
+                             "  a += 0.25 * q.mix(b);\n", "  b += 0.5 * turn(q, a).v;\n"};
+      if (chance(60)) out += whole[pick(4)];
       s.scalars.push_back("q.u");
       s.scalars.push_back("q.v");
+    }
+    if (chance(15)) {
+      // Results through references to locals.
+      out += "  double lo = 0, hi = 0;\n  spread(" + expr(s, 2) + ", lo, hi);\n";
+      s.scalars.push_back("lo");
+      s.scalars.push_back("hi");
     }
     if (chance(25)) {
       // A lambda capturing b by value or by reference (it reads b as it is at each call).

@@ -1,0 +1,279 @@
+// Calls inlined where the IR cannot pass what they take or give (see Converter.h). Local structs
+// are a local per field, and the IR's calls pass scalars, arrays and struct parameters: a call
+// that returns a struct, or takes a local struct whole, is converted as its body in place, with
+// its parameters bound to copies of the arguments (a pointer to an offset into the array it points
+// into, a reference to what it names), so that every field is differentiated as the scalar it is.
+#include <clang/AST/ExprCXX.h>
+
+#include <algorithm>
+
+#include "ad/frontend/Converter.h"
+
+namespace adjoint::frontend::detail {
+
+namespace {
+
+const ir::Type kOffset = ir::Type::integer("long");
+
+bool isOutputReference(QualType t) {
+  return t->isLValueReferenceType() && !t.getNonReferenceType().isConstQualified();
+}
+
+// The variable an expression names, through fields and elements (`v` of `v.x`, `a[i]`, `v`).
+const VarDecl* namedVariable(const Expr* e) {
+  for (e = e->IgnoreParenImpCasts();; e = e->IgnoreParenImpCasts()) {
+    if (const auto* m = dyn_cast<MemberExpr>(e))
+      e = m->getBase();
+    else if (const auto* s = dyn_cast<ArraySubscriptExpr>(e))
+      e = s->getBase();
+    else
+      break;
+  }
+  const auto* ref = dyn_cast<DeclRefExpr>(e);
+  return ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+}
+
+// Whether the body may change the parameter `p` (or a field of it): an assignment, ++/--, its
+// address taken, or the parameter passed to a reference that is not const.
+bool changes(const Stmt* body, const ParmVarDecl* p) {
+  bool changed = false;
+  visitAll(body, [&](const Stmt* s) {
+    if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp())
+      changed |= namedVariable(b->getLHS()) == p;
+    if (const auto* u = dyn_cast<UnaryOperator>(s);
+        u && (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf))
+      changed |= namedVariable(u->getSubExpr()) == p;
+    if (const auto* op = dyn_cast<CXXOperatorCallExpr>(s); op && op->isAssignmentOp())
+      changed |= namedVariable(op->getArg(0)) == p;
+    if (const auto* call = dyn_cast<CallExpr>(s); call && call->getDirectCallee())
+      for (unsigned i = 0; i < std::min(call->getNumArgs(), call->getDirectCallee()->getNumParams()); ++i)
+        changed |= isOutputReference(call->getDirectCallee()->getParamDecl(i)->getType()) &&
+                   namedVariable(call->getArg(i)) == p;
+  });
+  return changed;
+}
+
+// Whether the function's only return is its body's last statement (or it has none): inlined, its
+// body runs to the end and its result is the value of that return.
+bool returnsAtEnd(const FunctionDecl* def) {
+  int returns = 0;
+  visitAll(def->getBody(), [&](const Stmt* s) { returns += isa<ReturnStmt>(s); });
+  const auto* body = dyn_cast<CompoundStmt>(def->getBody());
+  return returns == 0 || (returns == 1 && body && !body->body_empty() && isa<ReturnStmt>(body->body_back()));
+}
+
+}  // namespace
+
+std::string Converter::localName(const VarDecl* vd) const {
+  auto it = renamed_.find(vd);
+  return it != renamed_.end() ? it->second : vd->getNameAsString();
+}
+
+// A struct the IR passes whole: a parameter of the function being converted (not one of an
+// inlined call's, which are locals per field), or its object in a method.
+bool Converter::isStructParameter(const Expr* e) const {
+  const Expr* value = structValue(e)->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(value)) return thisFields_.empty();
+  const auto* ref = dyn_cast<DeclRefExpr>(value);
+  const auto* p = ref ? dyn_cast<ParmVarDecl>(ref->getDecl()) : nullptr;
+  return p && !structLocals_.count(p);
+}
+
+// Why a call of the program's function `fd` is inlined, or "" where it is called.
+std::string Converter::inliningReason(const CallExpr* call, const FunctionDecl* fd) const {
+  if (fd->getReturnType()->isRecordType()) return "it returns a struct";
+  for (unsigned i = 0; i < std::min(call->getNumArgs(), fd->getNumParams()); ++i) {
+    QualType t = fd->getParamDecl(i)->getType(), value = t.getNonReferenceType();
+    if (value->isRecordType() && !standardContainer(value) && !isGroupType(value) &&
+        !isStructParameter(call->getArg(i)))
+      return "it takes a local struct";
+    if (isOutputReference(t) && value->isArithmeticType()) return "it assigns a variable through a reference";
+  }
+  return "";
+}
+
+// The callee's locals get names no local of the function being converted has.
+void Converter::renameCalleeLocals(const FunctionDecl* def) {
+  visitAll(def->getBody(), [&](const Stmt* s) {
+    if (const auto* ds = dyn_cast<DeclStmt>(s))
+      for (const Decl* d : ds->decls())
+        if (const auto* vd = dyn_cast<VarDecl>(d)) {
+          std::string name = vd->getNameAsString();
+          if (namesInFunction_.contains(name))
+            renamed_[vd] = freshName(name);
+          else
+            namesInFunction_.insert(name);
+        }
+  });
+}
+
+// The parameter `p` of an inlined call, bound to its argument `arg`: a value (or a const
+// reference) to a copy, a struct to a copy per field, a pointer to an offset into the array the
+// argument points into, a reference to an output or a container to what the argument names.
+void Converter::bindParameter(const FunctionDecl* def, const ParmVarDecl* p, const Expr* arg,
+                              const std::set<const VarDecl*>& written, ir::StmtList& out) {
+  QualType t = p->getType(), value = t.getNonReferenceType();
+  std::string callee = def->getNameAsString();
+  std::string name = p->getName().empty() ? "unnamed" : p->getNameAsString();
+  ir::SourceLoc at = loc(arg->getBeginLoc());
+  // A parameter the body never changes names the argument's variables themselves where they are
+  // variables (the fields of a local struct, a local, an array) that the call does not write
+  // through a reference: no copy.
+  bool unchanged = !changes(def->getBody(), p) && !written.count(namedVariable(arg));
+  if (value->isPointerType() || value->isArrayType()) {
+    std::optional<PointerValue> pointer = pointerValue(arg);
+    if (!pointer) return reportUnfollowed(arg);
+    if (!pointer->offset && pointer->width == 1 && !changes(def->getBody(), p)) {
+      elementAliases_[p] = pointer->base;
+      return;
+    }
+    std::string offset = freshName(callee + "_" + name + "_offset");
+    out.push_back(ir::at(ir::decl(offset, kOffset, pointer->offset ? pointer->offset : ir::number(0, kOffset)), at));
+    pointers_[p] = {pointer->base, offset, pointer->width};
+    return;
+  }
+  if (standardContainer(value)) {
+    elementAliases_[p] = convertExpr(arg);
+    return;
+  }
+  auto type = convertType(value.getUnqualifiedType(), p->getSourceRange());
+  if (!type) return;
+  if (type->isStruct() && isOutputReference(t)) {
+    const auto* ref = dyn_cast<DeclRefExpr>(arg->IgnoreParenImpCasts());
+    auto local = ref ? structLocals_.find(dyn_cast<VarDecl>(ref->getDecl())) : structLocals_.end();
+    if (local == structLocals_.end()) {
+      fail(arg->getSourceRange(), "a struct that a call assigns through a reference must be a local struct here",
+           "pass a local struct, and copy it where it belongs after the call");
+      return;
+    }
+    structLocals_[p] = local->second;
+    return;
+  }
+  if (type->isStruct()) {
+    std::map<std::string, std::string>& fields = structLocals_[p];
+    for (const auto& [field, fieldType] : type->record->fields) {
+      ir::ExprPtr argument = fieldOf(arg, field);
+      bool same = unchanged && argument->kind == ir::ExprKind::Var;
+      fields[field] = same ? argument->text : freshName(callee + "_" + name + "_" + field);
+      if (!same) out.push_back(ir::at(ir::decl(fields[field], *fieldType, argument), at));
+    }
+    return;
+  }
+  if (isOutputReference(t)) {
+    ir::ExprPtr target = convertExpr(arg);
+    if (target->kind != ir::ExprKind::Var && target->kind != ir::ExprKind::Index)
+      fail(arg->getSourceRange(), "this argument cannot be assigned through a reference", "pass a variable");
+    elementAliases_[p] = target;
+    return;
+  }
+  ir::ExprPtr argument = ir::cast(*type, convertExpr(arg));
+  if (unchanged && argument->kind == ir::ExprKind::Var) {
+    elementAliases_[p] = argument;
+    return;
+  }
+  std::string copy = freshName(callee + "_" + name);
+  out.push_back(ir::at(ir::decl(copy, *type, argument), at));
+  elementAliases_[p] = ir::var(copy, *type);
+}
+
+// The call `call` of `def` (on `object`, for a method) inlined before the statement being
+// converted: the value it leaves is its result's local (placeholder for void; a struct's fields
+// through inlinedField).
+ir::ExprPtr Converter::inlineCall(const CallExpr* call, const FunctionDecl* def, const Expr* object,
+                                  const std::string& why) {
+  std::string name = def->getQualifiedNameAsString();
+  if (!prelude_)
+    return unsupportedExpr(call,
+                           "'" + name + "' is inlined (" + why +
+                               "), which cannot be done in a loop's condition or step, or under ?:, && or ||",
+                           "call it in a statement of its own, into a local");
+  if (std::any_of(inlined_.begin(), inlined_.end(), [&](const InlinedCall& c) { return c.callee == def; }))
+    return unsupportedExpr(call, "'" + name + "' calls itself, and it is inlined (" + why + ")",
+                           "pass and return the struct's fields, or write the recursion as a loop");
+  auto type = convertType(call->getType(), call->getSourceRange(), /*allowVoid=*/true);
+  if (!type) return placeholder();
+  ir::StmtList& before = *prelude_;
+  size_t first = before.size();
+  ir::SourceLoc at = loc(call->getBeginLoc());
+  std::map<std::string, ir::ExprPtr> self;
+  QualType objectType = object ? object->getType() : QualType();
+  if (object && objectType->isPointerType()) objectType = objectType->getPointeeType();  // this
+  auto record = object ? convertType(objectType.getUnqualifiedType(), object->getSourceRange()) : std::nullopt;
+  if (object && !record) return placeholder();
+  if (object)  // (a const method reads the object as it is: its fields need no copies)
+    for (const auto& field : record->record->fields) self[field.first] = fieldOf(object, field.first);
+  unsigned params = std::min(call->getNumArgs(), def->getNumParams());
+  std::set<const VarDecl*> written;  // what the call may assign through references
+  for (unsigned i = 0; i < params; ++i)
+    if (isOutputReference(def->getParamDecl(i)->getType()) || def->getParamDecl(i)->getType()->isPointerType())
+      written.insert(namedVariable(call->getArg(i)));
+  for (unsigned i = 0; i < params; ++i) bindParameter(def, def->getParamDecl(i), call->getArg(i), written, before);
+  renameCalleeLocals(def);
+  InlinedCall inlined{def, *type, {}, returnsAtEnd(def)};
+  std::string base = def->getNameAsString();
+  auto result = [&](const std::string& suffix, const ir::Type& t) {
+    std::string local = freshName(base + "_" + suffix);  // rotate_result_x, energy_value
+    if (!inlined.returnsAtEnd) before.push_back(ir::at(ir::decl(local, t, ir::number(0, t)), at));
+    inlined.results.push_back(ir::var(local, t));
+  };
+  if (type->isStruct())
+    for (const auto& [field, fieldType] : type->record->fields) result("result_" + field, *fieldType);
+  else if (type->scalar != ir::Scalar::Void)
+    result("value", *type);
+  inlined_.push_back(inlined);
+  if (object) thisFields_.push_back(self);
+  ir::StmtList body = convertBody(def->getBody());
+  if (object) thisFields_.pop_back();
+  inlined_.pop_back();
+  // (The callee's locals have names of their own: its body needs no scope of its own.)
+  if (inlined.returnsAtEnd) {
+    before.insert(before.end(), body.begin(), body.end());
+  } else {
+    before.push_back(ir::at(ir::block(body), at));
+    before.back()->inlinedCall = true;
+  }
+  if (before.size() > first) before[first]->comment = name + " inlined: " + why;
+  if (type->isStruct()) {
+    auto& fields = inlinedStructs_[call];
+    for (size_t k = 0; k < inlined.results.size(); ++k) fields[type->record->fields[k].first] = inlined.results[k];
+  }
+  ir::ExprPtr value = inlined.results.size() == 1 && !type->isStruct() ? inlined.results[0] : placeholder();
+  inlinedValues_.insert(value);
+  return value;
+}
+
+// A field of the struct an inlined call returns.
+ir::ExprPtr Converter::inlinedField(const CallExpr* call, const std::string& field) {
+  if (!inlinedStructs_.count(call)) {
+    const auto* method = dyn_cast<CXXMemberCallExpr>(call);
+    inlineCall(call, call->getDirectCallee()->getDefinition(), method ? method->getImplicitObjectArgument() : nullptr,
+               "it returns a struct");
+  }
+  auto fields = inlinedStructs_.find(call);
+  return fields != inlinedStructs_.end() ? fields->second.at(field) : placeholder();
+}
+
+// `return e;` in an inlined call's body: e into the result's locals, then a return that leaves
+// the block (transforms/StructureJumps.h).
+bool Converter::returnFromInlined(const ReturnStmt* rs, ir::StmtList& out) {
+  if (inlined_.empty()) return false;
+  const InlinedCall call = inlined_.back();  // (a copy: the values may inline calls of their own)
+  ir::SourceLoc at = loc(rs->getBeginLoc());
+  const Expr* value = rs->getRetValue();
+  if (call.returnsAtEnd) {  // the result's locals declared with their values
+    for (size_t k = 0; value && k < call.results.size(); ++k) {
+      const ir::ExprPtr& r = call.results[k];
+      ir::ExprPtr v = call.type.isStruct() ? fieldOf(value, call.type.record->fields[k].first) : convertExpr(value);
+      out.push_back(ir::at(ir::decl(r->text, r->type, ir::cast(r->type, v)), at));
+    }
+    return true;
+  }
+  if (value && call.type.isStruct())
+    assignStruct(value, call.type, call.results, value, out);
+  else if (value && !call.results.empty())
+    out.push_back(ir::at(ir::assign(call.results[0], ir::Op::Assign, convertExpr(value)), at));
+  out.push_back(ir::at(ir::ret(nullptr), at));
+  return true;
+}
+
+}  // namespace adjoint::frontend::detail
