@@ -15,9 +15,7 @@ namespace {
 
 const ir::Type kOffset = ir::Type::integer("long");
 
-bool isOutputReference(QualType t) {
-  return t->isLValueReferenceType() && !t.getNonReferenceType().isConstQualified();
-}
+bool isOutputReference(QualType t) { return t->isLValueReferenceType() && !t.getNonReferenceType().isConstQualified(); }
 
 // The variable an expression names, through fields and elements (`v` of `v.x`, `a[i]`, `v`).
 const VarDecl* namedVariable(const Expr* e) {
@@ -40,8 +38,7 @@ bool changes(const Stmt* body, const ParmVarDecl* p) {
   visitAll(body, [&](const Stmt* s) {
     if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp())
       changed |= namedVariable(b->getLHS()) == p;
-    if (const auto* u = dyn_cast<UnaryOperator>(s);
-        u && (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf))
+    if (const auto* u = dyn_cast<UnaryOperator>(s); u && (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf))
       changed |= namedVariable(u->getSubExpr()) == p;
     if (const auto* op = dyn_cast<CXXOperatorCallExpr>(s); op && op->isAssignmentOp())
       changed |= namedVariable(op->getArg(0)) == p;
