@@ -116,11 +116,12 @@ void Converter::bindParameter(const FunctionDecl* def, const ParmVarDecl* p, con
   // A parameter the body never changes names the argument's variables themselves where they are
   // variables (the fields of a local struct, a local, an array) that the call does not write
   // through a reference: no copy.
-  bool unchanged = !changes(def->getBody(), p) && !written.count(namedVariable(arg));
+  bool changed = changes(def->getBody(), p);
+  bool unchanged = !changed && !written.count(namedVariable(arg));
   if (value->isPointerType() || value->isArrayType()) {
     std::optional<PointerValue> pointer = pointerValue(arg);
     if (!pointer) return reportUnfollowed(arg);
-    if (!pointer->offset && pointer->width == 1 && !changes(def->getBody(), p)) {
+    if (!pointer->offset && pointer->width == 1 && !changed) {
       elementAliases_[p] = pointer->base;
       return;
     }
