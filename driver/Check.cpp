@@ -50,6 +50,18 @@ std::optional<Generated> generate(const CheckOptions& o, const std::string& stem
   return Generated{*grad, *second, train};
 }
 
+// f as a function pointer: its name, or for a member function a lambda calling it on its object.
+std::string callable(const ir::Function& f) {
+  if (f.memberName.empty()) return f.spelling;
+  std::string params, args;
+  for (size_t i = 0; i < f.params.size(); ++i) {
+    params += (i ? ", " : "") + f.params[i].type.paramSpelling() + " " + f.params[i].name;
+    if (i > 1) args += ", ";
+    if (i) args += f.params[i].name;
+  }
+  return "+[](" + params + ") { return " + f.params.front().name + "." + f.memberName + "(" + args + "); }";
+}
+
 struct Range {
   double lo, hi;
 };
@@ -132,7 +144,7 @@ std::string includeForward(const std::string& source) {
 // inputs that take each side of every branch (as far as 64 draws find them).
 std::string harness(const CheckOptions& o, const Generated& g, const std::string& stem, const std::string& source,
                     const Ranges& ranges) {
-  const ir::Function& f = *g.grad.prepared.find(o.pipeline.function);
+  const ir::Function& f = *g.grad.prepared.find(g.grad.function);
   std::set<std::string> wrt(o.pipeline.wrt.begin(), o.pipeline.wrt.end());
   unsigned long long mask = 0;
   std::string names;
@@ -180,7 +192,7 @@ std::string harness(const CheckOptions& o, const Generated& g, const std::string
     << "  for (unsigned seed : seeds) {\n"
     << "    options.seed = seed;\n"
     << "    std::printf(\"checking " << f.name << " (seed %u)\\n\", seed);\n"
-    << "    failures += adjoint::verify<" << maskLiteral << ">(\"" << f.name << "\", " << f.spelling << ", "
+    << "    failures += adjoint::verify<" << maskLiteral << ">(\"" << f.name << "\", " << callable(f) << ", "
     << g.grad.derivatives.front().name << ", " << g.jvp.derivatives.front().name << ", options);\n"
     << "  }\n";
   if (!probes.branches.empty())
@@ -261,7 +273,7 @@ bool declareHandle(const ir::Param& p, std::ostream& handles, std::ostream& rele
 std::string hostHarness(const CheckOptions& o, const Generated& g, const std::string& stem, const std::string& forward,
                         const Ranges& ranges) {
   const ir::Module& m = g.grad.prepared;
-  const ir::Function& f = *m.find(o.pipeline.function);
+  const ir::Function& f = *m.find(g.grad.function);
   const ir::Function& vjp = g.grad.derivatives.front();
   const ir::Function& jvp = g.jvp.derivatives.front();
   derive::HostBufferSizes sizes = derive::hostBufferSizes(m, f);
@@ -321,7 +333,7 @@ std::string hyperparameter(const std::string& name, const std::string& optimizer
 std::string trainHarness(const CheckOptions& o, const Generated& g, const std::string& stem, const std::string& forward,
                          const Ranges& ranges) {
   const ir::Module& m = g.grad.prepared;
-  const ir::Function& f = *m.find(o.pipeline.function);
+  const ir::Function& f = *m.find(g.grad.function);
   const ir::Function& vjp = g.grad.derivatives.front();
   const ir::Function& step = g.jvp.derivatives.front();
   const derive::TrainStep& t = *o.pipeline.train;
@@ -418,7 +430,7 @@ std::string trainHarness(const CheckOptions& o, const Generated& g, const std::s
 // the forward, the vjp launcher and the jvp launcher around adjoint::KernelCheck.
 std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::string& stem, const std::string& source,
                           const Ranges& ranges) {
-  const ir::Function& f = *g.grad.prepared.find(o.pipeline.function);
+  const ir::Function& f = *g.grad.prepared.find(g.grad.function);
   const ir::Function& vjp = g.grad.derivatives.front();
   const ir::Function& jvp = g.jvp.derivatives.front();
   std::ostringstream decls, forward;
@@ -497,12 +509,12 @@ std::string compiler() {
 
 int runCheck(const CheckOptions& o) {
   // The names adjoint_generate() gives the generated files: <source stem>.<function>.<mode>.
-  std::string stem = llvm::sys::path::stem(o.pipeline.sourcePath).str() + "." + o.pipeline.function;
+  std::string stem = llvm::sys::path::stem(o.pipeline.sourcePath).str() + "." + ir::functionName(o.pipeline.function);
   llvm::SmallString<256> source(o.pipeline.sourcePath);
   llvm::sys::fs::make_absolute(source);
   std::optional<Generated> g = generate(o, stem);
   if (!g) return 1;
-  const ir::Function& f = *g->grad.prepared.find(o.pipeline.function);
+  const ir::Function& f = *g->grad.prepared.find(g->grad.function);
   std::optional<Ranges> ranges = parseRanges(o.ranges, f);
   if (!ranges) return 1;
   bool kernel = f.kernel, host = derive::isHostLevel(f, g->grad.prepared);

@@ -248,7 +248,7 @@ int main(int argc, char** argv) {
   o.sourcePath = inputPath;
   o.compileArgs = compileArgs;
   o.buildDir = buildDir;
-  o.function = adjoint::ir::functionName(functionName);
+  o.function = functionName;
   o.wrt.assign(wrtList.begin(), wrtList.end());
   o.mode = mode == "jvp" ? adjoint::derive::Mode::Forward : adjoint::derive::Mode::Reverse;
   o.printBefore = printBefore;

@@ -58,6 +58,7 @@ void parse(PipelineState& s) {
   const PipelineOptions& o = s.options;
   s.parsed = frontend::parse({o.sourcePath, o.sourceText, o.compileArgs, o.buildDir, {o.function}});
   if (!s.parsed) throw Reported{};
+  s.options.function = s.parsed->roots.front();
   s.prepared = *s.parsed;
   for (ir::Function& f : s.prepared.functions) f.body = ir::clone(f.body);  // the parsed module stays as written
 }
@@ -264,7 +265,8 @@ std::optional<PipelineResult> runFrom(PipelineState& s, size_t first) {
   if (o.timePasses)
     for (auto& [name, ms] : times) std::cerr << "  " << name << ": " << ms << " ms\n";
   if (!ok) return std::nullopt;
-  return PipelineResult{s.parsed->dependencies, std::move(s.prepared), std::move(s.derivatives), std::move(s.output)};
+  return PipelineResult{o.function, s.parsed->dependencies, std::move(s.prepared), std::move(s.derivatives),
+                        std::move(s.output)};
 }
 
 }  // namespace

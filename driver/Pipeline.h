@@ -18,7 +18,7 @@ struct PipelineOptions {
   std::optional<std::string> sourceText;  // the source itself, instead of reading sourcePath
   std::vector<std::string> compileArgs;
   std::string buildDir;
-  std::string function;
+  std::string function;  // as requested: "f", "ns::f", "dot<double>", "Chain::energy"
   std::vector<std::string> wrt;
   derive::Mode mode = derive::Mode::Reverse;
   std::vector<std::string> printBefore, printAfter;  // pass names, or "all"
@@ -29,6 +29,7 @@ struct PipelineOptions {
 };
 
 struct PipelineResult {
+  std::string function;                   // the differentiated function's name in the IR
   std::vector<std::string> dependencies;  // the files the result depends on
   ir::Module prepared;
   std::vector<ir::Function> derivatives;
@@ -38,7 +39,7 @@ struct PipelineResult {
 // What the passes work on: the parsed module, the module prepared for differentiation, the
 // derivatives, and the output source.
 struct PipelineState {
-  const PipelineOptions& options;
+  PipelineOptions options;  // `function` as the frontend names it (Chain_energy for Chain::energy)
   std::optional<ir::Module> parsed;
   ir::Module prepared;
   std::vector<ir::Function> derivatives;

@@ -47,6 +47,15 @@ def ir_name(fn):
     return name if spelled.endswith("_") else name.rstrip("_")
 
 
+def method_caller(header, name, method):
+    """A function pointer calling the member function that Adjoint names `name`: a lambda taking
+    the primal parameters of its gradient (the object first) and calling `method` on the object."""
+    signature = re.search(re.escape(name) + r"_(?:grad|vjp)\((.*?)\);", header, re.S).group(1)
+    params = [p.strip() for p in signature.split(",") if not re.search(r"_bar$", p.strip())]
+    names = [re.split(r"[\s*&]+", p)[-1] for p in params]
+    return f"+[]({', '.join(params)}) {{ return {names[0]}.{method}({', '.join(names[1:])}); }}"
+
+
 def numerical(args):
     work = tempfile.mkdtemp(prefix="adjoint-num-")
     case = os.path.abspath(args.path)
@@ -55,15 +64,16 @@ def numerical(args):
     for line in directives(case, "VERIFY"):
         spelled, *opts = line.split()
         fn = ir_name(spelled)
+        files = re.sub(r"\W+", "_", spelled)  # A::f and B::f: files of their own
         kv = dict(o.split("=", 1) for o in opts)
         extra = ["--wrt", kv["wrt"]] if "wrt" in kv else []
         for mode in ("grad", "jvp"):
-            out = os.path.join(work, f"{stem}.{fn}.{mode}.cpp")
+            out = os.path.join(work, f"{stem}.{files}.{mode}.cpp")
             if out in sources:  # the same function checked again, at other inputs
                 continue
             generate(args.adjoint, mode, case, spelled, out, extra)
             sources.append(out)
-            includes.append(f'#include "{stem}.{fn}.{mode}.h"')
+            includes.append(f'#include "{stem}.{files}.{mode}.h"')
         option_lines = []
         for k, v in kv.items():
             if k == "ints":
@@ -72,8 +82,13 @@ def numerical(args):
                 option_lines.append(f"o.{k} = {v};")
             elif k == "changed":
                 option_lines.append(f"o.changedArrays = {v};")
-        with open(os.path.join(work, f"{stem}.{fn}.grad.h")) as h:
+        with open(os.path.join(work, f"{stem}.{files}.grad.h")) as h:
             header = h.read()
+        forward = spelled
+        parts = spelled.split("<", 1)[0].split("::")
+        if len(parts) > 1 and re.search(rf"\b{parts[-2]}_{fn}_(grad|vjp)\(", header):
+            # Struct::method: differentiated as Struct_method, its object first; called on it.
+            forward, fn = method_caller(header, f"{parts[-2]}_{fn}", parts[-1]), f"{parts[-2]}_{fn}"
         grad = f"{fn}_grad" if f"{fn}_grad(" in header else f"{fn}_vjp"
         mask = ""
         if "wrt" in kv:
@@ -84,7 +99,7 @@ def numerical(args):
             wanted = kv["wrt"].split(",")
             mask = "<" + hex(sum(1 << i for i, n in enumerate(params) if n in wanted)) + "ull>"
         checks.append("  {\n    adjoint::VerifyOptions o;\n    " + "\n    ".join(option_lines) +
-                      f'\n    failures += adjoint::verify{mask}("{fn}", {spelled}, {grad}, {fn}_jvp, o);\n  }}')
+                      f'\n    failures += adjoint::verify{mask}("{fn}", {forward}, {grad}, {fn}_jvp, o);\n  }}')
     if not checks:
         sys.exit(f"{case} has no // VERIFY: line: nothing would be checked")
     main = os.path.join(work, "main.cpp")

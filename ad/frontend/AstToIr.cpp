@@ -78,6 +78,15 @@ std::vector<const FunctionDecl*> Converter::definitionsInMainFile() {
   return defs;
 }
 
+// The member function that `--fn Struct::method` names, defined in its class or outside it:
+// differentiated as its calls are, as the function <Struct>_<method> taking the object first.
+const FunctionDecl* Converter::methodNamed(const std::string& name) {
+  for (const CXXMethodDecl* m : methods_)
+    if (m->getQualifiedNameAsString() == name && !m->isImplicit())
+      if (const FunctionDecl* def = m->getDefinition()) return def;
+  return nullptr;
+}
+
 // Why `name` names no function Adjoint can differentiate, when it names a template or a method.
 bool Converter::explainNotFound(const std::string& name) {
   for (const FunctionTemplateDecl* t : templates_) {
@@ -93,13 +102,8 @@ bool Converter::explainNotFound(const std::string& name) {
   }
   for (const CXXMethodDecl* m : methods_) {
     if (m->getNameAsString() != name && ir::functionName(m->getQualifiedNameAsString()) != name) continue;
-    report_.error(m->getSourceRange(),
-                  "'" + m->getQualifiedNameAsString() +
-                      "' is a member function: Adjoint differentiates it where a function "
-                      "calls it",
-                  "differentiate a function that calls it on a struct parameter (double f(const " +
-                      m->getParent()->getNameAsString() + "& s, ...) { return s." + m->getNameAsString() +
-                      "(...); }), or write it as a free function");
+    report_.error(m->getSourceRange(), "'" + m->getQualifiedNameAsString() + "' is a member function",
+                  "name it with its struct: --fn " + m->getQualifiedNameAsString());
     return true;
   }
   return false;
@@ -140,6 +144,7 @@ std::optional<ir::Module> Converter::run(const std::vector<std::string>& roots) 
     const FunctionDecl* found = nullptr;
     for (const FunctionDecl* fd : defs)
       if (!found && irName(fd) == ir::functionName(name)) found = fd;
+    if (!found) found = methodNamed(name);
     if (!found && explainNotFound(ir::functionName(name))) continue;
     if (!found) {
       std::string candidates;
@@ -152,6 +157,7 @@ std::optional<ir::Module> Converter::run(const std::vector<std::string>& roots) 
     }
     requireDeclarableEnums(found);
     enqueue(found);
+    module_.roots.push_back(irName(found));
   }
   while (!pending_.empty()) {
     const FunctionDecl* fd = pending_.front();
@@ -187,7 +193,10 @@ ir::Function Converter::convertFunction(const FunctionDecl* fd) {
   captured_.clear();
   selfName_.clear();
   if (isLambdaCallOperator(fd)) addCaptureParams(fd, f);
-  if (isConstMethod(fd)) addSelfParam(fd, f);
+  if (isConstMethod(fd)) {
+    addSelfParam(fd, f);
+    f.memberName = fd->getNameAsString();
+  }
   if (fd->isVariadic())
     fail(fd->getSourceRange(), "variadic function '" + fd->getNameAsString() + "' cannot be differentiated",
          "give the function a fixed list of parameters (pass an array and its length for a variable number of values)");

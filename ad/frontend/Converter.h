@@ -101,6 +101,7 @@ class Converter {
   std::string irName(const FunctionDecl* fd) const;
   void collectDefinitions(const DeclContext* dc, std::vector<const FunctionDecl*>& defs);
   std::vector<const FunctionDecl*> definitionsInMainFile();
+  const clang::FunctionDecl* methodNamed(const std::string& name);
   bool explainNotFound(const std::string& name);
   void enqueue(const FunctionDecl* fd);
   ir::Function convertFunction(const FunctionDecl* fd);

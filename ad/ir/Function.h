@@ -44,6 +44,9 @@ bool isLauncherProvided(const Param& p);
 struct Function {
   std::string name;
   std::string spelling;  // how C++ code calls the user's function: "ns::g", "dot<double, 3>"
+  // A const member function's name in its struct ("energy" for Chain_energy): C++ code calls it
+  // on its first parameter, the object (self.energy(x)).
+  std::string memberName;
   Type returnType;
   std::vector<Param> params;
   StmtList body;
@@ -123,6 +126,7 @@ struct Module {
   std::map<std::string, Rule> rules;                     // by callee as the IR spells it: "std::sin", "my_erf"
   std::vector<Function> externals;                       // functions called through rules only: declared, not defined
   std::vector<std::shared_ptr<const StructInfo>> enums;  // the forward program's enumerations it uses
+  std::vector<std::string> roots;                         // the requested functions' names, in order
   std::vector<std::string> dependencies;                 // the files the frontend read: the source and its headers
 
   const Function* find(const std::string& name) const;

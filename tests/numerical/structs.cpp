@@ -51,6 +51,24 @@ struct Chain {
 
 double chain_energy(const Chain& c, const double* p, int n, double scale) { return scale * c.energy(p, n); }
 // VERIFY: chain_energy
+// The member function itself, as the function to differentiate: Chain_energy_grad(self, p, n,
+// self_bar, p_bar).
+// VERIFY: Chain::energy n=6
+
+// A member function defined outside its struct, in a namespace, calling a free function.
+namespace physics {
+struct Pendulum {
+  double length, mass;
+  double energy(double theta, double omega) const;
+};
+double height(double length, double theta) { return length * (1 - std::cos(theta)); }
+double Pendulum::energy(double theta, double omega) const {
+  return 0.5 * mass * length * length * omega * omega + mass * 9.81 * height(length, theta);
+}
+// found by argument-dependent lookup, in the struct's namespace
+inline auto adjoint_fields(Pendulum& p) { return std::tie(p.length, p.mass); }
+}  // namespace physics
+// VERIFY: physics::Pendulum::energy
 
 inline auto adjoint_fields(Chain& c) { return std::tie(c.k, c.rest); }
 
