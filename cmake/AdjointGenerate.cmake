@@ -1,7 +1,8 @@
 # adjoint_generate(<target> SOURCES <files...> FUNCTIONS <names...> [MODE grad|jvp] [OPTIONS <args...>])
 #
 # Adds, for every source and function, a build step running `adjoint <mode>` that writes
-# <build dir>/adjoint/<target>/<source stem>.<function>.<mode>.cpp and .h (.cu and .h for a .cu
+# <build dir>/adjoint/<target>/<source stem>.<function>.<mode>.cpp and .h (the function as its name
+# goes in a file name: Chain::energy as Chain_energy, dot<double> as dot_double; .cu and .h for a .cu
 # source: kernels and their launchers, for a target with CUDA enabled), and adds the source to <target>
 # (the .h directory and Adjoint's runtime headers go on its include path). The step sees the
 # target's include directories and compile definitions, and its depfile lists the source and every
@@ -32,8 +33,13 @@ function(adjoint_generate target)
       set(out_extension .cu)
     endif()
     foreach(fn ${ARG_FUNCTIONS})
-      set(out ${out_dir}/${stem}.${fn}.${ARG_MODE}${out_extension})
-      set(header ${out_dir}/${stem}.${fn}.${ARG_MODE}.h)
+      # Chain::energy, dot<double>: Chain_energy, dot_double in file names (as `adjoint check` names them)
+      string(REGEX REPLACE "[^A-Za-z0-9_]+" "_" file_fn "${fn}")
+      if(NOT fn MATCHES "_$")
+        string(REGEX REPLACE "_$" "" file_fn "${file_fn}")
+      endif()
+      set(out ${out_dir}/${stem}.${file_fn}.${ARG_MODE}${out_extension})
+      set(header ${out_dir}/${stem}.${file_fn}.${ARG_MODE}.h)
       add_custom_command(
         OUTPUT ${out} ${header}
         COMMAND Adjoint::adjoint ${ARG_MODE} ${source_path} --fn ${fn} -o ${out} --depfile ${out}.d ${tool_options} -- "${include_flags}" "${define_flags}" ${compiler_options}

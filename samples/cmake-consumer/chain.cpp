@@ -14,3 +14,16 @@ double energy(const double* x, int n, double gravity) {
   }
   return e;
 }
+
+// A member function, checked as --fn Anchor::pull (files named chain.Anchor_pull.*).
+struct Anchor {
+  double stiffness, height;
+  double pull(const double* x, int n) const {
+    double e = 0;
+    for (int i = 0; i < n; ++i) e += 0.5 * stiffness * (x[2 * i + 1] - height) * (x[2 * i + 1] - height);
+    return e;
+  }
+};
+// How the verifier reaches Anchor's floating fields.
+#include <tuple>
+inline auto adjoint_fields(Anchor& a) { return std::tie(a.stiffness, a.height); }
