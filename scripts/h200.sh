@@ -24,7 +24,7 @@ case "${1:-}" in
       python3 tests/run_kernel_case.py "$case" --adjoint build/bin/adjoint --gpu --build-only --keep build-gpu/kernels
       python3 tests/run_kernel_case.py "$case" --adjoint build/bin/adjoint --gpu --build-only --bench --keep build-gpu/kernels
     done
-    rm -f build-gpu/kernels/*.cu build-gpu/kernels/*.h build-gpu/kernels/*.o
+    rm -f build-gpu/kernels/*.cu build-gpu/kernels/*.h build-gpu/kernels/*.o build-gpu/kernels/*.gch
     nvcc -std=c++17 -O3 -arch=sm_90 -I runtime -I samples/w1_loss bench/w1_bench.cu samples/w1_loss/w1_loss.grad.cu \
       samples/w1_loss/w1_loss.train.cu \
       -o build-gpu/w1_bench

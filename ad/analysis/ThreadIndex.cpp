@@ -226,8 +226,14 @@ const Expr* byWarpSize(const Expr& e, Op op) {
 
 // blockIdx.x * ((blockDim.x + 31) / 32) + threadIdx.x / 32 (a tile's meta_group_rank in the
 // grid): the same in a warp's threads, different in any two warps of a one-dimensional grid.
-bool ThreadIndexing::isWarpRow(const Expr& e) const {
+// Also (blockIdx.x * blockDim.x + threadIdx.x) / 32, the same where blocks are whole warps
+// (otherwise a block's last, partial warp shares its row with the next block's first threads).
+bool ThreadIndexing::isWarpRow(const Expr& e, LaunchNeeds& needs) const {
   const Expr& s = throughLocals(e);
+  if (const Expr* global = byWarpSize(s, Op::Div); global && isThreadIndex(throughLocals(*global))) {
+    needs.wholeWarps = true;
+    return true;
+  }
   if (!isOp(s, Op::Add)) return false;
   for (int k = 0; k < 2; ++k) {
     const Expr* thread = byWarpSize(*s.operands[k], Op::Div);
@@ -265,7 +271,8 @@ const Expr& ThreadIndexing::throughLocals(const Expr& e) const {
 ThreadIndexing::CounterRange ThreadIndexing::counterRange(const std::string& counter) const {
   auto it = loops_.find(counter);
   if (it == loops_.end() || defs_.at(counter).size() != 2 * it->second.size()) return {};
-  CounterRange range{nullptr, true, true};
+  CounterRange range{nullptr, true, true, 0};
+  bool threadsUpTo = true;
   for (const Stmt* loop : it->second) {
     CountedLoop c;
     bool forward = asCountedLoop(*loop, c) || asReversedStridedLoop(*loop, c);
@@ -285,14 +292,19 @@ ThreadIndexing::CounterRange ThreadIndexing::counterRange(const std::string& cou
     const Expr* step = c.step ? &stripCasts(*c.step) : nullptr;
     range.lanes &= lane && step && step->kind == ExprKind::Number && step->value > 0 && std::fmod(step->value, 32) == 0;
     range.threads &= thread && step && isVar(*step, "blockDim.x");
+    bool literalStep = thread && step && step->kind == ExprKind::Number && step->value > 0 &&
+                       (!range.threadsUpTo || step->value == range.threadsUpTo);
+    threadsUpTo &= literalStep;
+    if (literalStep) range.threadsUpTo = static_cast<unsigned>(step->value);
     range.bound = bound;
   }
+  if (!threadsUpTo) range.threadsUpTo = 0;
   return range;
 }
 
 // For r * C + c (in either order, r * C perhaps through a local) with c a counter in [0, C) and r
 // the thread's own row (injective over the grid), or with r a warp's row and c a lane counter: r * C.
-ExprPtr ThreadIndexing::rowStart(const ExprPtr& e, const Stmt& use) const {
+ExprPtr ThreadIndexing::rowStart(const ExprPtr& e, const Stmt& use, LaunchNeeds& needs) const {
   const Expr& s = stripCasts(*e);
   if (!oneDimensional_ || !isOp(s, Op::Add)) return nullptr;
   for (int k = 0; k < 2; ++k) {
@@ -308,9 +320,18 @@ ExprPtr ThreadIndexing::rowStart(const ExprPtr& e, const Stmt& use) const {
       // A row of its own (the thread's, of all its columns), a warp's (its lanes' columns), or a
       // block's (its threads' columns).
       const ExprPtr& r = row.operands[j];
-      bool own = spread(r) == Spread::GridInjective || (range.lanes && isWarpRow(*r)) ||
-                 (range.threads && isVar(throughLocals(*r), "blockIdx.x"));
-      if (own && sameExpr(stripCasts(*row.operands[1 - j]), stripCasts(*bound))) return value ? value : start;
+      if (!sameExpr(stripCasts(*row.operands[1 - j]), stripCasts(*bound))) continue;
+      LaunchNeeds rowNeeds;
+      bool blockRow = isVar(throughLocals(*r), "blockIdx.x");
+      if (range.threadsUpTo && !range.threads && blockRow) rowNeeds.maxBlockThreads = range.threadsUpTo;
+      bool own = spread(r) == Spread::GridInjective || (range.lanes && isWarpRow(*r, rowNeeds)) ||
+                 ((range.threads || range.threadsUpTo) && blockRow);
+      if (!own) continue;
+      needs.wholeWarps |= rowNeeds.wholeWarps;
+      if (rowNeeds.maxBlockThreads)
+        needs.maxBlockThreads = needs.maxBlockThreads ? std::min(needs.maxBlockThreads, rowNeeds.maxBlockThreads)
+                                                      : rowNeeds.maxBlockThreads;
+      return value ? value : start;
     }
   }
   return nullptr;

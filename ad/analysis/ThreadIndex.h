@@ -32,14 +32,26 @@ class ThreadIndexing {
   // a loop counter in [0, C) and r the thread's own row (injective over the grid), or r is a
   // warp's row (blockIdx.x * warps + threadIdx.x / 32, one per warp of the grid) and c a counter
   // over the warp's lanes (from threadIdx.x % 32, by multiples of 32), or r is the block's row
-  // (blockIdx.x) and c a counter over its threads (from threadIdx.x, by blockDim.x). A thread's elements of rows
+  // (blockIdx.x) and c a counter over its threads (from threadIdx.x, by blockDim.x, or by a
+  // literal no smaller than the block). A thread's elements of rows
   // with one start are then its own. r * C may be a local that the forward sweep sets under guards
   // that enclose `use` too.
-  ir::ExprPtr rowStart(const ir::ExprPtr& e, const ir::Stmt& use) const;
+  // Some rows are a thread's own only in launches of some shapes, which `needs` then records:
+  // a warp of the grid's row ((blockIdx.x * blockDim.x + threadIdx.x) / 32) needs blocks of
+  // whole warps; a block's row with counters stepped from threadIdx.x by a literal s needs blocks
+  // of at most s threads.
+  struct LaunchNeeds {
+    bool wholeWarps = false;
+    unsigned maxBlockThreads = 0;
+  };
+  ir::ExprPtr rowStart(const ir::ExprPtr& e, const ir::Stmt& use, LaunchNeeds& needs) const;
   struct CounterRange {
     ir::ExprPtr bound;     // the values lie in [0, bound); null: not known
     bool lanes = false;    // the lanes of a warp hold different values
     bool threads = false;  // the threads of a block hold different values
+    // The threads of a block of at most this many threads hold different values (every loop
+    // starts at threadIdx.x and steps by this literal); 0: not known.
+    unsigned threadsUpTo = 0;
   };
   CounterRange counterRange(const std::string& counter) const;
   // Whether e is the global index of the thread (blockIdx.x * blockDim.x + threadIdx.x), or a
@@ -73,7 +85,7 @@ class ThreadIndexing {
   bool isGlobalThreadIndex(const ir::Expr& e) const;
   const Definition* onlyDefinition(const ir::Expr& e) const;
   ir::ExprPtr valueAt(const ir::Expr& e, const ir::Stmt& use) const;
-  bool isWarpRow(const ir::Expr& e) const;
+  bool isWarpRow(const ir::Expr& e, LaunchNeeds& needs) const;
   bool isLane(const ir::Expr& e) const;
   const ir::Expr& throughLocals(const ir::Expr& e) const;
 };

@@ -83,6 +83,11 @@ struct Function {
   unsigned sumsBefore = 0, sumsAfter = 0;
   // A kernel whose plain += of adjoints relies on threads differing in threadIdx.x alone.
   bool needsOneDimensionalLaunch = false;
+  // What the plain += of a row's elements asks of the launch's blocks, checked by the launcher:
+  // whole warps (a row per warp of the grid, (blockIdx.x * blockDim.x + threadIdx.x) / 32), and
+  // at most this many threads (0: any; columns stepped from threadIdx.x by a literal).
+  bool needsWholeWarps = false;
+  unsigned maxBlockThreads = 0;
   // A function whose cooperative groups were written as threadIdx.x arithmetic: its blocks'
   // threads must differ in threadIdx.x alone (see ad/frontend/CooperativeGroups.cpp).
   bool oneDimensionalBlocks = false;
@@ -126,7 +131,7 @@ struct Module {
   std::map<std::string, Rule> rules;                     // by callee as the IR spells it: "std::sin", "my_erf"
   std::vector<Function> externals;                       // functions called through rules only: declared, not defined
   std::vector<std::shared_ptr<const StructInfo>> enums;  // the forward program's enumerations it uses
-  std::vector<std::string> roots;                         // the requested functions' names, in order
+  std::vector<std::string> roots;                        // the requested functions' names, in order
   std::vector<std::string> dependencies;                 // the files the frontend read: the source and its headers
 
   const Function* find(const std::string& name) const;

@@ -413,9 +413,9 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
       // line 35: for (int c = lane; c < C; c += 32) y[c] = (xr[c] - mean) * rstd * gain[c] + shift[c];
       if (lane < C) {
         for (int c_3 = lane + (C - 1 - lane) / 32 * 32; c_3 >= lane; c_3 -= 32) {
-          // x[xr_offset + c_3]: threads may share the index: atomicAdd
+          // x[xr_offset + c_3]: each thread its own elements of a row: plain +=
           const float out_bar_factor = out_bar[y_offset + c_3] * gain[c_3];
-          atomicAdd(&x_bar[xr_offset + c_3], out_bar_factor * rstd);
+          x_bar[xr_offset + c_3] += out_bar_factor * rstd;
           mean_bar -= out_bar_factor * rstd;
           rstd_bar += out_bar_factor * (x[xr_offset + c_3] - mean);
           // gain[c_3]: a column: summed per block in shared memory (an atomicAdd there), added below
@@ -446,9 +446,9 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
           float d = x[xr_offset + c_2] - mean;
           // line 30: squares += d * d;
           d_bar += 2.0f * (squares_bar * d);
-          // x[xr_offset + c_2]: threads may share the index: atomicAdd
+          // x[xr_offset + c_2]: each thread its own elements of a row: plain +=
           // line 29: float d = xr[c] - mean;
-          atomicAdd(&x_bar[xr_offset + c_2], d_bar);
+          x_bar[xr_offset + c_2] += d_bar;
           mean_bar -= d_bar;
           d_bar = 0.0f;
         }
@@ -469,8 +469,8 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
       // line 24: for (int c = lane; c < C; c += 32) sum += xr[c];
       if (lane < C) {
         for (int c = lane + (C - 1 - lane) / 32 * 32; c >= lane; c -= 32) {
-          // x[xr_offset + c]: threads may share the index: atomicAdd
-          atomicAdd(&x_bar[xr_offset + c], sum_bar);
+          // x[xr_offset + c]: each thread its own elements of a row: plain +=
+          x_bar[xr_offset + c] += sum_bar;
         }
       }
     }
@@ -495,6 +495,12 @@ static cudaError_t layernorm_vjp_launch(dim3 grid, dim3 block, size_t shmem, cud
                                         const float *x, const float *gain, const float *shift,
                                         float *out, int rows, int C, float *x_bar, float *gain_bar,
                                         float *shift_bar, float *out_bar) {
+  // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
+  if (grid.y * grid.z * block.y * block.z != 1)
+    return cudaErrorInvalidValue;
+  // ... and on blocks of whole warps, each warp of the grid a row of its own.
+  if (block.x % 32 != 0)
+    return cudaErrorInvalidValue;
   // Each block sums 2 adjoint array(s) by column in its dynamic shared memory, C elements each,
   // where they fit; where not, it gets none and adds each value where it belongs.
   shmem = 2 * (C > 0 ? static_cast<size_t>(C) : 0) * sizeof(float);

@@ -28,6 +28,9 @@ ADJOINT_NONDIFFERENTIABLE __device__ float row_max(const float* x, int row, int 
 
 // One block of 32 threads per row: the row's maximum and sum by warp shuffles.
 // KERNEL: row_softmax grid=6 block=32 x=[384] y=[384] cols=64
+// Under --deterministic the adjoint of x is a plain += (each thread's columns are its own in blocks
+// of at most 32 threads, which the launcher checks), where the atomics are kept otherwise.
+// KERNEL: row_softmax grid=6 block=32 x=[384] y=[384] cols=64 deterministic
 // BENCH: row_softmax grid=16384 block=32 x=[16777216] y=[16777216] cols=1024
 __global__ void row_softmax(const float* x, float* y, int cols) {
   int row = blockIdx.x;
@@ -109,4 +112,22 @@ __global__ void rows_of_calls(const float* x, float* y, int C, int rows) {
   int r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= rows) return;
   for (int c = 0; c < C; ++c) y[r * C + c] = atanf(3.0f * shifted_softsign(x[r * C + c], 0.25f));
+}
+
+// RMS normalization, one warp per row, the row counted over the warps of the grid as tuned kernels
+// count it ((blockIdx.x * blockDim.x + threadIdx.x) / 32): each lane's elements of x are its own
+// where blocks are whole warps, which the vjp's launcher checks.
+// KERNEL: grid_warp_rmsnorm grid=3 block=64 x=[400] w=[80] y=[400] rows=5 C=80
+// BENCH: grid_warp_rmsnorm grid=2048 block=256 x=[16777216] w=[1024] y=[16777216] rows=16384 C=1024
+__global__ void grid_warp_rmsnorm(const float* x, const float* w, float* y, int rows, int C) {
+  int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  int lane = threadIdx.x % 32;
+  if (row >= rows) return;
+  const float* xr = x + static_cast<long>(row) * C;
+  float squares = 0.0f;
+  for (int c = lane; c < C; c += 32) squares += xr[c] * xr[c];
+  for (int o = 16; o > 0; o /= 2) squares += __shfl_xor_sync(0xffffffffu, squares, o);
+  float inv = rsqrtf(squares / C + 1e-5f);
+  float* yr = y + static_cast<long>(row) * C;
+  for (int c = lane; c < C; c += 32) yr[c] = xr[c] * inv * w[c];
 }

@@ -515,7 +515,7 @@ class Generator {
   }
 
   // A row kernel: rows of C elements, one row per thread, per warp or per block, whose threads walk
-  // the row's columns (c from 0 by 1, from the lane by 32, from threadIdx.x by blockDim.x), perhaps
+  // the row's columns (c from 0 by 1, from the lane by 32, from threadIdx.x by blockDim.x or by 32), perhaps
   // through row pointers, with a per-column parameter p[c], perhaps passing a pointer into the row
   // to a device function. Each thread's adjoints of x are its own (unless passed on); those of p
   // are summed by column over the rows.
@@ -540,11 +540,15 @@ class Generator {
           "  int r = blockIdx.x * warp.meta_group_size() + warp.meta_group_rank();\n";
       loop = "for (int c = warp.thread_rank(); c < C; c += warp.size())";
     } else if (form == 1) {
-      out += "  int r = blockIdx.x * ((blockDim.x + 31) / 32) + threadIdx.x / 32;\n";
+      // The warps of the block counted, or of the grid (blocks of whole warps).
+      out += chance(50) ? "  int r = blockIdx.x * ((blockDim.x + 31) / 32) + threadIdx.x / 32;\n"
+                        : "  int r = (blockIdx.x * blockDim.x + threadIdx.x) / 32;\n";
       loop = "for (int c = threadIdx.x % 32; c < C; c += 32)";
     } else {
+      // Columns by the block's size, or by 32 in blocks of 32 threads.
       out += "  int r = blockIdx.x;\n";
-      loop = "for (int c = threadIdx.x; c < C; c += blockDim.x)";
+      loop = block == 32 && chance(50) ? "for (int c = threadIdx.x; c < C; c += 32)"
+                                       : "for (int c = threadIdx.x; c < C; c += blockDim.x)";
     }
     out += "  if (r >= rows) return;\n";
     bool pointers = chance(50);

@@ -6,6 +6,7 @@
 #include "ad/analysis/ThreadIndex.h"
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Printer.h"
+#include "codegen/Launcher.h"
 #include "transforms/BlocksInTurn.h"
 #include "transforms/CommonCalls.h"
 #include "transforms/DeadCode.h"
@@ -228,4 +229,41 @@ TEST_CASE("a warp's row times C plus its lanes' columns below C is a thread's ow
   StmtList unguarded = offset;
   unguarded.push_back(columns("c", n, off, false));
   CHECK(accumulated(unguarded).find("atomicAdd") != std::string::npos);
+}
+
+TEST_CASE("rows that are a thread's own only in some launches say so: whole warps, or blocks of at most a step") {
+  ExprPtr n = var("n", kInt), row = var("row", kInt), xbar = var("x_bar", kFloats);
+  ExprPtr u32 = number(32, kUnsigned);
+  ExprPtr global =
+      binary(Op::Add, binary(Op::Mul, builtin("blockIdx.x"), builtin("blockDim.x")), builtin("threadIdx.x"));
+  // for (int c = start; c < n; c += step) x_bar[row * n + c] += 2.0f, after int row = rowValue;
+  auto accumulated = [&](ExprPtr rowValue, ExprPtr start, double step, bool deterministic = false) {
+    StmtList loop{forStmt(
+        decl("c", kInt, start), binary(Op::Lt, var("c", kInt), n), assign(var("c", kInt), Op::Add, number(step, kInt)),
+        {assign(index(xbar, binary(Op::Add, binary(Op::Mul, row, n), var("c", kInt))), Op::Add, number(2, kFloat))})};
+    loop.insert(loop.begin(), decl("row", kInt, cast(kInt, rowValue)));
+    Function f = kernel(loop);
+    transforms::parallelizeAdjoints(f, deterministic);
+    return f;
+  };
+  ExprPtr lane = cast(kInt, binary(Op::Rem, builtin("threadIdx.x"), u32));
+  // (blockIdx.x * blockDim.x + threadIdx.x) / 32: a row per warp where blocks are whole warps.
+  Function warps = accumulated(binary(Op::Div, global, u32), lane, 32);
+  CHECK(print(warps.body).find("atomicAdd") == std::string::npos);
+  CHECK(warps.needsWholeWarps);
+  CHECK(warps.maxBlockThreads == 0);
+  CHECK(codegen::launcher(warps).find("if (block.x % 32 != 0) return cudaErrorInvalidValue;") != std::string::npos);
+  // Sixteen threads to a row: lanes 16 apart share columns.
+  Function halves = accumulated(binary(Op::Div, global, number(16, kUnsigned)), lane, 32);
+  CHECK(print(halves.body).find("atomicAdd") != std::string::npos);
+  CHECK(!halves.needsWholeWarps);
+  // The block's row with columns from threadIdx.x by 32: distinct in blocks of at most 32 threads;
+  // a plain += there only under --deterministic (the atomics measured faster).
+  CHECK(print(accumulated(builtin("blockIdx.x"), cast(kInt, builtin("threadIdx.x")), 32).body).find("atomicAdd") !=
+        std::string::npos);
+  Function block = accumulated(builtin("blockIdx.x"), cast(kInt, builtin("threadIdx.x")), 32, true);
+  CHECK(print(block.body).find("atomicAdd") == std::string::npos);
+  CHECK(block.maxBlockThreads == 32);
+  CHECK(codegen::launcher(block).find("if (block.x > 32) return cudaErrorInvalidValue;") != std::string::npos);
+  CHECK(!block.needsWholeWarps);
 }
