@@ -393,9 +393,10 @@ class Parallelizer : public Rewriter {
 
   // The launch shape that plain += of rows' elements relies on, for the launcher to check.
   void requireLaunch(const analysis::ThreadIndexing::LaunchNeeds& needs) {
-    d_.needsWholeWarps |= needs.wholeWarps;
-    if (needs.maxBlockThreads && (!d_.maxBlockThreads || needs.maxBlockThreads < d_.maxBlockThreads))
-      d_.maxBlockThreads = needs.maxBlockThreads;
+    analysis::ThreadIndexing::LaunchNeeds launch{d_.needsWholeWarps, d_.maxBlockThreads};
+    launch.add(needs);
+    d_.needsWholeWarps = launch.wholeWarps;
+    d_.maxBlockThreads = launch.maxBlockThreads;
   }
 
   // Whether every use of the adjoint array `bar` is at the same index, or at lanes of one: r + k

@@ -327,10 +327,7 @@ ExprPtr ThreadIndexing::rowStart(const ExprPtr& e, const Stmt& use, LaunchNeeds&
       bool own = spread(r) == Spread::GridInjective || (range.lanes && isWarpRow(*r, rowNeeds)) ||
                  ((range.threads || range.threadsUpTo) && blockRow);
       if (!own) continue;
-      needs.wholeWarps |= rowNeeds.wholeWarps;
-      if (rowNeeds.maxBlockThreads)
-        needs.maxBlockThreads = needs.maxBlockThreads ? std::min(needs.maxBlockThreads, rowNeeds.maxBlockThreads)
-                                                      : rowNeeds.maxBlockThreads;
+      needs.add(rowNeeds);
       return value ? value : start;
     }
   }

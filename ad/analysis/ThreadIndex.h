@@ -42,7 +42,13 @@ class ThreadIndexing {
   // of at most s threads.
   struct LaunchNeeds {
     bool wholeWarps = false;
-    unsigned maxBlockThreads = 0;
+    unsigned maxBlockThreads = 0;  // 0: any
+    // What this and `other` ask together.
+    void add(const LaunchNeeds& other) {
+      wholeWarps |= other.wholeWarps;
+      if (other.maxBlockThreads && (!maxBlockThreads || other.maxBlockThreads < maxBlockThreads))
+        maxBlockThreads = other.maxBlockThreads;
+    }
   };
   ir::ExprPtr rowStart(const ir::ExprPtr& e, const ir::Stmt& use, LaunchNeeds& needs) const;
   struct CounterRange {
