@@ -293,7 +293,9 @@ Output emit(const Module& original, const std::vector<Function>& generated, cons
   emitPreamble(src, original, copies, derivatives, options);
   for (const Function& f : copies) {
     Function c = f;
-    c.doc = "forward: " + f.name + " (line " + std::to_string(f.loc.line) + ")";
+    c.doc = f.runtimeHeader.empty()
+                ? "forward: " + f.name + " (line " + std::to_string(f.loc.line) + ")"
+                : "from " + f.runtimeHeader + ": a helper of the derivative rules the code below uses";
     src << print(c) << "\n";
   }
   PrintOptions lines;

@@ -54,6 +54,12 @@ std::string Converter::spelling(const FunctionDecl* fd) const {
 
 std::string Converter::irName(const FunctionDecl* fd) const { return ir::functionName(spelling(fd)); }
 
+// "adjoint/rules.h" for a declaration in a header the frontend serves from memory; else empty.
+std::string Converter::runtimeHeader(const Decl* d) const {
+  llvm::StringRef file = sm_.getFilename(d->getLocation());
+  return file.consume_front("/adjoint-builtin/") ? file.str() : "";
+}
+
 // The functions the main file defines, in namespaces and extern "C" blocks too, and the
 // instantiations of its function templates.
 void Converter::collectDefinitions(const DeclContext* dc, std::vector<const FunctionDecl*>& defs) {
@@ -185,6 +191,7 @@ ir::Function Converter::convertFunction(const FunctionDecl* fd) {
   f.name = irName(fd);
   f.spelling = spelling(fd);
   f.loc = loc(fd->getLocation());
+  f.runtimeHeader = runtimeHeader(fd);
   f.nondifferentiable = markedNondifferentiable(fd);
   cuda::setExecutionSpace(fd, f);
   if (isa<CXXMethodDecl>(fd) && !isLambdaCallOperator(fd) && !isConstMethod(fd))
@@ -603,6 +610,11 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   }
   const FunctionDecl* def = fd->getDefinition();
   if (markedNondifferentiable(fd)) {
+    // A helper of Adjoint's own rules (adjoint_digamma): copied where a rule calling it is used.
+    if (def && !runtimeHeader(def).empty() && readingRuleHelpers_ && def->doesThisDeclarationHaveABody()) {
+      readingRuleHelpers_->push_back(def);
+      return ir::call(fd->getNameAsString(), args, *type);
+    }
     // Device code cannot call a function of another translation unit (without relocatable
     // device code): the generated code gets a copy of a nondifferentiable device function.
     if (def && def->doesThisDeclarationHaveABody() && def->hasAttr<CUDADeviceAttr>())

@@ -75,6 +75,10 @@ class Converter {
   std::set<const FunctionDecl*> queued_;
   std::map<std::string, ir::Rule> rules_;                   // by the name of the function they differentiate
   std::map<std::string, const FunctionDecl*> ruleSources_;  // the first rule of each function, for diagnostics
+  // The functions of Adjoint's own headers that a function's rules call (adjoint_digamma for
+  // lgamma): the generated code gets a copy of each where it uses the rule.
+  std::map<std::string, std::vector<const FunctionDecl*>> ruleHelpers_;
+  std::vector<const FunctionDecl*>* readingRuleHelpers_ = nullptr;  // while a rule's expression is converted
   ir::Module module_;
 
   std::vector<const FunctionDecl*> ruleDecls_;
@@ -98,6 +102,7 @@ class Converter {
   std::vector<const FunctionTemplateDecl*> templates_;  // of the main file
   std::vector<const CXXMethodDecl*> methods_;           // of the main file's classes
   std::string spelling(const FunctionDecl* fd) const;
+  std::string runtimeHeader(const Decl* d) const;
   std::string irName(const FunctionDecl* fd) const;
   void collectDefinitions(const DeclContext* dc, std::vector<const FunctionDecl*>& defs);
   std::vector<const FunctionDecl*> definitionsInMainFile();

@@ -101,7 +101,9 @@ void Converter::addRule(const FunctionDecl* fd, bool convertBody) {
     }
     ir::Rule& rule = rules_[target];
     if (convertBody) {
+      readingRuleHelpers_ = &ruleHelpers_[target];
       rule.partials[k] = convertExpr(ret->getRetValue());
+      readingRuleHelpers_ = nullptr;
       return;
     }
     std::vector<std::string> params;
@@ -162,6 +164,7 @@ ir::ExprPtr Converter::ruleCall(const FunctionDecl* fd, const std::string& spell
   ir::Rule rule = rules_.at(key);
   rule.result = ruleResult(rule, fd, key);
   module_.rules[spelled] = rule;
+  for (const FunctionDecl* helper : ruleHelpers_[key]) enqueue(helper);
   if (!sm_.isInSystemHeader(fd->getLocation()) && fd->getBuiltinID() == 0) declareExternal(fd, spelled);
   return ir::call(spelled, std::move(args), type);
 }

@@ -51,6 +51,7 @@ struct Function {
   std::vector<Param> params;
   StmtList body;
   SourceLoc loc;
+  std::string runtimeHeader;       // "adjoint/rules.h": a helper of Adjoint's runtime, not the user's
   bool internal = false;           // emitted with internal linkage (helpers of the generated TU)
   bool nondifferentiable = false;  // marked by the user: calls to it are constants
   bool kernel = false;             // a CUDA __global__ function

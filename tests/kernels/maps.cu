@@ -74,3 +74,12 @@ __global__ void activation_switch(const float* x, float* y, int n, Act act) {
       y[i] = v / (1.0f + expf(-v));
   }
 }
+
+// The gamma function and its logarithm in float: their derivatives call the digamma function, a
+// double helper copied into the generated code as a __host__ __device__ function.
+// KERNEL: log_gamma grid=2 block=64 x=[100] y=[100] n=100
+// BENCH: log_gamma grid=65536 block=256 x=[16777216] y=[16777216] n=16777216
+__global__ void log_gamma(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = lgammaf(x[i] + 0.5f) + 0.1f * tgammaf(x[i] + 1.0f);
+}

@@ -65,3 +65,12 @@ double builtins(double x, double y) { return __builtin_pow(x, y) + __builtin_sin
 // Constants of <cmath>, kept by name in the generated code.
 double named_constants(double t, double x) { return std::sin(2 * M_PI * t) * M_SQRT1_2 + std::exp(x * M_LN2) * M_1_PI; }
 // VERIFY: named_constants
+
+// The gamma function and its logarithm: their derivatives call the digamma function
+// (adjoint_digamma, copied into the generated code), through its recurrence (x below 6), its
+// asymptotic series (x from 6) and its reflection (x below 1/2: negative x between poles too).
+double gammas(double x, double y) { return std::lgamma(x) * y + std::tgamma(0.5 * y) + lgamma(x * y + 6.5); }
+// VERIFY: gammas lo=0.3 hi=4
+// VERIFY: gammas lo=-0.9 hi=-0.1
+float float_gammas(float x) { return lgammaf(x) + tgammaf(x) * x; }
+// VERIFY: float_gammas lo=0.5 hi=3

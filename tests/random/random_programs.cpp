@@ -212,7 +212,15 @@ class Generator {
       case 20:
         return "std::expm1(std::sin(" + a + ")) * M_PI";
       case 21:
-        return "std::cbrt(1.5 + " + a + " * " + a + ")";
+        // the gamma function and its logarithm (their derivatives call a digamma helper)
+        switch (pick(3)) {
+          case 0:
+            return "std::lgamma(2.5 + std::sin(" + a + "))";
+          case 1:
+            return "std::tgamma(1.5 + 0.5 * std::cos(" + a + "))";
+          default:
+            return "std::cbrt(1.5 + " + a + " * " + a + ")";
+        }
       default:
         if (!s.lambda.empty() && chance(30)) return s.lambda + "(" + a + ")";
         if (helpers_.empty()) return "-(" + a + ")";
