@@ -6,16 +6,17 @@
 // pointer walks, std::vector and std::array parameters (indexed, at(), size(), range-based for,
 // std::accumulate, std::inner_product, *std::max_element, *std::min_element), lambdas named by a local, local structs
 // (also views of x as structs; passed whole to functions that return structs and to methods), const member functions
-// called on struct parameters, results through references to locals, switch (on integers and an
-// enumeration), assignments inside expressions, scalars by reference, a user's rule reading the call's result (with an
-// alias), <cmath> constants, 64-bit integer constants, and math functions with their domains guarded. Every function
-// carries a `// VERIFY:` line for tests/run_case.py, which verifies its generated derivatives. With --kernels it writes
-// CUDA kernels instead (straight-line code per thread, device helpers, reads at the thread's index and at computed
-// indices, a warp-shuffle sum, results stored per thread, updated in place, scattered or accumulated with atomicAdd, a
-// pointer to the thread's element, a double2 view of the buffers: a pair per thread loaded and stored whole, kernel
-// templates, the warp as a cooperative group with cg::reduce, a running maximum or minimum over a loop, a neighbour's
-// element through extern __shared__, rows of C elements per thread, warp or block, through row pointers, a pointer
-// into a row passed to a device function, a double2 passed to and returned by a device function), each with a
+// called on struct parameters and differentiated themselves (--fn SK::eval), results through references to locals,
+// switch (on integers and an enumeration), assignments inside expressions, scalars by reference, a user's rule reading
+// the call's result (with an alias), <cmath> constants, 64-bit integer constants, and math functions (lgamma and tgamma
+// among them) with their domains guarded. Every function carries a `// VERIFY:` line for tests/run_case.py, which
+// verifies its generated derivatives. With --kernels it writes CUDA kernels instead (straight-line code per thread,
+// device helpers, reads at the thread's index and at computed indices, a warp-shuffle sum, results stored per thread,
+// updated in place, scattered or accumulated with atomicAdd, a pointer to the thread's element, a double2 view of the
+// buffers: a pair per thread loaded and stored whole, kernel templates, the warp as a cooperative group with
+// cg::reduce, a running maximum or minimum over a loop, a neighbour's element through extern __shared__, rows of C
+// elements per thread, warp or block, through row pointers, a pointer into a row passed to a device function, a double2
+// passed to and returned by a device function), each with a
 // `// KERNEL:` line for tests/run_kernel_case.py.
 //
 //   random_programs [--kernels] <seed> <count> <output>
@@ -385,15 +386,16 @@ class Generator {
     return out;
   }
 
-  // A helper: a plain function, a function in a namespace, or a function template instantiated
-  // for double (checked as --fn hK<double>).
+  // A helper: a plain function, a function in a namespace, a function template instantiated
+  // for double (checked as --fn hK<double>), or a struct's const member function (--fn SK::eval).
   std::string helper(int k) {
     Scope s;
     // Sometimes a parameter named as the generated code names adjoints (it must be renamed there).
     s.scalars = {"u", chance(20) ? "u_bar" : "v"};
     s.bound = "3";
     std::string name = "h" + std::to_string(k);
-    std::string body = block(s, 1, 1, false, true) + "  return " + bounded(s, 3) + ";\n}\n";
+    std::string statements = block(s, 1, 1, false, true), result = bounded(s, 3);
+    std::string body = statements + "  return " + result + ";\n}\n";
     switch (pick(4)) {
       case 0:
         helpers_.push_back("lib::" + name);
@@ -406,6 +408,16 @@ class Generator {
         helpers_.push_back(name + "<double>");
         return "template <class T>\nT " + name + "(T u, T " + s.scalars[1] + ") {\n" + body + "template double " +
                name + "<double>(double, double);\n" + "// VERIFY: " + name + "<double>\n\n";
+      case 2: {
+        // A const member function, defined outside its struct and differentiated as --fn SK::eval
+        // (its object first), reading the object's fields; the other functions do not call it.
+        std::string type = "S" + std::to_string(k);
+        return "struct " + type + " {\n  double scale, offset;\n  double eval(double u, double " + s.scalars[1] +
+               ") const;\n};\ninline auto adjoint_fields(" + type +
+               "& o) { return std::tie(o.scale, o.offset); }\ndouble " + type + "::eval(double u, double " +
+               s.scalars[1] + ") const {\n" + statements + "  return " + result +
+               " * scale + offset;\n}\n// VERIFY: " + type + "::eval\n\n";
+      }
       default:
         helpers_.push_back(name);
         return "double " + name + "(double u, double " + s.scalars[1] + ") {\n" + body + "// VERIFY: " + name + "\n\n";
