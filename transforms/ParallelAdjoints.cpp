@@ -381,7 +381,7 @@ class Parallelizer : public Rewriter {
   // Whether every use of the adjoint array `bar` is an element of rows with one start
   // (ThreadIndexing::rowStart): each thread then touches elements no other thread does, in
   // launches of the shape `needs` says.
-  bool rowElements(const std::string& bar, analysis::ThreadIndexing::LaunchNeeds& needs) const {
+  bool rowElements(const std::string& bar, BlockShape& needs) const {
     const std::vector<Access>& uses = accesses_.at(bar);
     if (passedOn(uses)) return false;
     ExprPtr first = threads_.rowStart(uses.front().index, *uses.front().stmt, needs);
@@ -389,14 +389,6 @@ class Parallelizer : public Rewriter {
              ExprPtr start = threads_.rowStart(u.index, *u.stmt, needs);
              return start && sameExpr(*start, *first);
            });
-  }
-
-  // The launch shape that plain += of rows' elements relies on, for the launcher to check.
-  void requireLaunch(const analysis::ThreadIndexing::LaunchNeeds& needs) {
-    analysis::ThreadIndexing::LaunchNeeds launch{d_.needsWholeWarps, d_.maxBlockThreads};
-    launch.add(needs);
-    d_.needsWholeWarps = launch.wholeWarps;
-    d_.maxBlockThreads = launch.maxBlockThreads;
   }
 
   // Whether every use of the adjoint array `bar` is at the same index, or at lanes of one: r + k
@@ -493,16 +485,16 @@ class Parallelizer : public Rewriter {
     if (!d_.kernel && !shared) spread = Spread::Varying;
     bool injective =
         (spread == Spread::GridInjective || (shared && spread == Spread::BlockInjective)) && singleIndex(bar);
-    analysis::ThreadIndexing::LaunchNeeds needs;
+    BlockShape needs;
     bool ownColumns = !injective && d_.kernel && !shared && rowElements(bar, needs);
     // A block's row in blocks of at most a warp (columns from threadIdx.x by 32): the plain +=
     // measured slower than the atomics on the H200 (row_softmax's vjp 0.24 ms against 0.17 ms,
     // row_layernorm's 0.275 against 0.25), so it is kept for --deterministic, where the
     // alternative is no gradient.
-    if (ownColumns && needs.maxBlockThreads && !deterministic_) ownColumns = false;
+    if (ownColumns && needs.maxThreads && !deterministic_) ownColumns = false;
     if ((injective || ownColumns) && !tangents_) {
       d_.needsOneDimensionalLaunch = true;
-      if (ownColumns) requireLaunch(needs);
+      if (ownColumns) d_.rowBlocks.add(needs);
       std::string why = injective ? "index injective over threads" : "each thread its own elements of a row";
       s.comment = withNote(s.comment, read + ": " + why + ": plain " + assignmentSpelling(s.op));
       return;

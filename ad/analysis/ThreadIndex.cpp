@@ -228,7 +228,7 @@ const Expr* byWarpSize(const Expr& e, Op op) {
 // grid): the same in a warp's threads, different in any two warps of a one-dimensional grid.
 // Also (blockIdx.x * blockDim.x + threadIdx.x) / 32, the same where blocks are whole warps
 // (otherwise a block's last, partial warp shares its row with the next block's first threads).
-bool ThreadIndexing::isWarpRow(const Expr& e, LaunchNeeds& needs) const {
+bool ThreadIndexing::isWarpRow(const Expr& e, BlockShape& needs) const {
   const Expr& s = throughLocals(e);
   if (const Expr* global = byWarpSize(s, Op::Div); global && isThreadIndex(throughLocals(*global))) {
     needs.wholeWarps = true;
@@ -304,7 +304,7 @@ ThreadIndexing::CounterRange ThreadIndexing::counterRange(const std::string& cou
 
 // For r * C + c (in either order, r * C perhaps through a local) with c a counter in [0, C) and r
 // the thread's own row (injective over the grid), or with r a warp's row and c a lane counter: r * C.
-ExprPtr ThreadIndexing::rowStart(const ExprPtr& e, const Stmt& use, LaunchNeeds& needs) const {
+ExprPtr ThreadIndexing::rowStart(const ExprPtr& e, const Stmt& use, BlockShape& needs) const {
   const Expr& s = stripCasts(*e);
   if (!oneDimensional_ || !isOp(s, Op::Add)) return nullptr;
   for (int k = 0; k < 2; ++k) {
@@ -321,9 +321,9 @@ ExprPtr ThreadIndexing::rowStart(const ExprPtr& e, const Stmt& use, LaunchNeeds&
       // block's (its threads' columns).
       const ExprPtr& r = row.operands[j];
       if (!sameExpr(stripCasts(*row.operands[1 - j]), stripCasts(*bound))) continue;
-      LaunchNeeds rowNeeds;
+      BlockShape rowNeeds;
       bool blockRow = isVar(throughLocals(*r), "blockIdx.x");
-      if (range.threadsUpTo && !range.threads && blockRow) rowNeeds.maxBlockThreads = range.threadsUpTo;
+      if (range.threadsUpTo && !range.threads && blockRow) rowNeeds.maxThreads = range.threadsUpTo;
       bool own = spread(r) == Spread::GridInjective || (range.lanes && isWarpRow(*r, rowNeeds)) ||
                  ((range.threads || range.threadsUpTo) && blockRow);
       if (!own) continue;

@@ -40,17 +40,7 @@ class ThreadIndexing {
   // a warp of the grid's row ((blockIdx.x * blockDim.x + threadIdx.x) / 32) needs blocks of
   // whole warps; a block's row with counters stepped from threadIdx.x by a literal s needs blocks
   // of at most s threads.
-  struct LaunchNeeds {
-    bool wholeWarps = false;
-    unsigned maxBlockThreads = 0;  // 0: any
-    // What this and `other` ask together.
-    void add(const LaunchNeeds& other) {
-      wholeWarps |= other.wholeWarps;
-      if (other.maxBlockThreads && (!maxBlockThreads || other.maxBlockThreads < maxBlockThreads))
-        maxBlockThreads = other.maxBlockThreads;
-    }
-  };
-  ir::ExprPtr rowStart(const ir::ExprPtr& e, const ir::Stmt& use, LaunchNeeds& needs) const;
+  ir::ExprPtr rowStart(const ir::ExprPtr& e, const ir::Stmt& use, ir::BlockShape& needs) const;
   struct CounterRange {
     ir::ExprPtr bound;     // the values lie in [0, bound); null: not known
     bool lanes = false;    // the lanes of a warp hold different values
@@ -91,7 +81,7 @@ class ThreadIndexing {
   bool isGlobalThreadIndex(const ir::Expr& e) const;
   const Definition* onlyDefinition(const ir::Expr& e) const;
   ir::ExprPtr valueAt(const ir::Expr& e, const ir::Stmt& use) const;
-  bool isWarpRow(const ir::Expr& e, LaunchNeeds& needs) const;
+  bool isWarpRow(const ir::Expr& e, ir::BlockShape& needs) const;
   bool isLane(const ir::Expr& e) const;
   const ir::Expr& throughLocals(const ir::Expr& e) const;
 };

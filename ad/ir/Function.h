@@ -41,6 +41,19 @@ std::string functionName(const std::string& requested);
 // Whether the kernel launcher provides the parameter (the caller does not pass it).
 bool isLauncherProvided(const Param& p);
 
+// What a kernel's plain += of a row's elements asks of its launch's blocks, checked by the
+// launcher: whole warps (a row per warp of the grid, (blockIdx.x * blockDim.x + threadIdx.x) / 32),
+// and at most maxThreads threads (columns stepped from threadIdx.x by that literal; 0: any).
+struct BlockShape {
+  bool wholeWarps = false;
+  unsigned maxThreads = 0;
+  // What this and `other` ask together.
+  void add(const BlockShape& other) {
+    wholeWarps |= other.wholeWarps;
+    if (other.maxThreads && (!maxThreads || other.maxThreads < maxThreads)) maxThreads = other.maxThreads;
+  }
+};
+
 struct Function {
   std::string name;
   std::string spelling;  // how C++ code calls the user's function: "ns::g", "dot<double, 3>"
@@ -84,11 +97,7 @@ struct Function {
   unsigned sumsBefore = 0, sumsAfter = 0;
   // A kernel whose plain += of adjoints relies on threads differing in threadIdx.x alone.
   bool needsOneDimensionalLaunch = false;
-  // What the plain += of a row's elements asks of the launch's blocks, checked by the launcher:
-  // whole warps (a row per warp of the grid, (blockIdx.x * blockDim.x + threadIdx.x) / 32), and
-  // at most this many threads (0: any; columns stepped from threadIdx.x by a literal).
-  bool needsWholeWarps = false;
-  unsigned maxBlockThreads = 0;
+  BlockShape rowBlocks;  // what its plain += of rows' elements asks of the launch's blocks
   // A function whose cooperative groups were written as threadIdx.x arithmetic: its blocks'
   // threads must differ in threadIdx.x alone (see ad/frontend/CooperativeGroups.cpp).
   bool oneDimensionalBlocks = false;

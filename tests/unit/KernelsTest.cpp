@@ -250,20 +250,20 @@ TEST_CASE("rows that are a thread's own only in some launches say so: whole warp
   // (blockIdx.x * blockDim.x + threadIdx.x) / 32: a row per warp where blocks are whole warps.
   Function warps = accumulated(binary(Op::Div, global, u32), lane, 32);
   CHECK(print(warps.body).find("atomicAdd") == std::string::npos);
-  CHECK(warps.needsWholeWarps);
-  CHECK(warps.maxBlockThreads == 0);
+  CHECK(warps.rowBlocks.wholeWarps);
+  CHECK(warps.rowBlocks.maxThreads == 0);
   CHECK(codegen::launcher(warps).find("if (block.x % 32 != 0) return cudaErrorInvalidValue;") != std::string::npos);
   // Sixteen threads to a row: lanes 16 apart share columns.
   Function halves = accumulated(binary(Op::Div, global, number(16, kUnsigned)), lane, 32);
   CHECK(print(halves.body).find("atomicAdd") != std::string::npos);
-  CHECK(!halves.needsWholeWarps);
+  CHECK(!halves.rowBlocks.wholeWarps);
   // The block's row with columns from threadIdx.x by 32: distinct in blocks of at most 32 threads;
   // a plain += there only under --deterministic (the atomics measured faster).
   CHECK(print(accumulated(builtin("blockIdx.x"), cast(kInt, builtin("threadIdx.x")), 32).body).find("atomicAdd") !=
         std::string::npos);
   Function block = accumulated(builtin("blockIdx.x"), cast(kInt, builtin("threadIdx.x")), 32, true);
   CHECK(print(block.body).find("atomicAdd") == std::string::npos);
-  CHECK(block.maxBlockThreads == 32);
+  CHECK(block.rowBlocks.maxThreads == 32);
   CHECK(codegen::launcher(block).find("if (block.x > 32) return cudaErrorInvalidValue;") != std::string::npos);
-  CHECK(!block.needsWholeWarps);
+  CHECK(!block.rowBlocks.wholeWarps);
 }
