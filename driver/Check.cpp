@@ -10,7 +10,6 @@
 #include <iostream>
 #include <map>
 #include <optional>
-#include <cctype>
 #include <sstream>
 
 #include "RuntimeHeaders.inc"
@@ -49,19 +48,6 @@ std::optional<Generated> generate(const CheckOptions& o, const std::string& stem
   });
   if (!grad || !second) return std::nullopt;
   return Generated{*grad, *second, train};
-}
-
-// The requested function's name in file names, as adjoint_generate() writes it: each run of other
-// characters than letters, digits and '_' one '_' (Chain::energy: Chain_energy; dot<double>:
-// dot_double).
-std::string fileName(const std::string& requested) {
-  std::string name;
-  for (char c : requested) {
-    bool word = std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-    if (word || name.empty() || name.back() != '_') name += word ? c : '_';
-  }
-  if (!name.empty() && name.back() == '_' && !requested.empty() && requested.back() != '_') name.pop_back();
-  return name;
 }
 
 // f as a function pointer: its name, or for a member function a lambda calling it on its object.
@@ -522,8 +508,10 @@ std::string compiler() {
 }  // namespace
 
 int runCheck(const CheckOptions& o) {
-  // The names adjoint_generate() gives the generated files: <source stem>.<function>.<mode>.
-  std::string stem = llvm::sys::path::stem(o.pipeline.sourcePath).str() + "." + fileName(o.pipeline.function);
+  // The names adjoint_generate() gives the generated files: <source stem>.<function>.<mode>, the
+  // function as an identifier (Chain::energy: Chain_energy; dot<double>: dot_double).
+  std::string stem =
+      llvm::sys::path::stem(o.pipeline.sourcePath).str() + "." + ir::identifier(o.pipeline.function);
   llvm::SmallString<256> source(o.pipeline.sourcePath);
   llvm::sys::fs::make_absolute(source);
   std::optional<Generated> g = generate(o, stem);

@@ -14,7 +14,10 @@ std::string functionName(const std::string& requested) {
   size_t angle = requested.find('<');
   std::string head = requested.substr(0, angle);
   size_t colons = head.rfind("::");
-  std::string spelled = requested.substr(colons == std::string::npos ? 0 : colons + 2);
+  return identifier(requested.substr(colons == std::string::npos ? 0 : colons + 2));
+}
+
+std::string identifier(const std::string& spelled) {
   std::string name;
   for (char c : spelled) {
     bool word = std::isalnum(static_cast<unsigned char>(c)) || c == '_';

@@ -37,6 +37,9 @@ struct Param {
 // The IR's name for a function the user names `requested` (as --fn does): the name without its
 // namespaces, a template's arguments joined by '_' (`ns::dot<double, 3>` is `dot_double_3`).
 std::string functionName(const std::string& requested);
+// `spelled` as an identifier: each run of characters other than letters, digits and '_' one '_',
+// none at either end unless `spelled` ends in '_' (`Chain::energy` is `Chain_energy`).
+std::string identifier(const std::string& spelled);
 
 // Whether the kernel launcher provides the parameter (the caller does not pass it).
 bool isLauncherProvided(const Param& p);
