@@ -96,7 +96,7 @@ class Generator {
         << "  return left > 1 ? at[0] * at[1] : at[0] * at[0];\n}\n\n";
     for (int k = 0; k < count; ++k)
       out << (pick(3) == 0 || helpers_.empty() ? deviceHelper(k) : chance(20) ? rowKernel(k) : kernel(k));
-    if (kernels_.size() >= 2) out << hostFunction();
+    if (kernels_.size() >= 2 && !elementwise_.empty()) out << hostFunction();
     return out.str();
   }
 
@@ -105,7 +105,10 @@ class Generator {
   std::vector<std::string> helpers_;  // double h(double u, double v), callable by later functions
   bool kernels_mode_ = false;         // kernels have no squash (the user's rules are for host functions)
   std::vector<std::string> kernels_;  // __global__ void k(const double* x, const double* p, double* y, int n), no views
-  int nextCounter_ = 0;               // while-loop counters get names of their own
+  // Those of kernels_ whose y[i] stays of the size of one term: not a sum of n of them in four
+  // bins or one, which a later kernel's exp(0.5 * x[i]) would take past what a double holds.
+  std::vector<std::string> elementwise_;
+  int nextCounter_ = 0;  // while-loop counters get names of their own
   // Vectors of 8 elements, not the verifier's 64: the loops over a whole vector (range-for,
   // std::accumulate, y[j] += sin(y[j - 1])) then chain 8 steps, as the pointer functions' n does,
   // and finite differences per element stay within their tolerance.
@@ -529,6 +532,7 @@ class Generator {
     // double2 (an odd offset would misalign the vectors, which CUDA does not allow).
     // Nor one that needs dynamic shared memory (they launch with none).
     if (!pairs && !dynamicShared) kernels_.push_back(instance);
+    if (!pairs && !dynamicShared && (store == 0 || store == 3)) elementwise_.push_back(instance);
     if (templated)
       out += "  }\n}\ntemplate __global__ void " + instance + "(const double*, const double*, double*, int);\n\n";
     return templated ? out : out + "  }\n}\n\n";
@@ -586,10 +590,11 @@ class Generator {
   // Host code over the kernels: two or three of them launched in a chain through an intermediate
   // buffer, perhaps in a loop over layers, the last perhaps on offsets into the buffers (and in
   // place, when it adds into y) and under an if; the output perhaps zeroed first, and a third
-  // output g written from h and y by one of cuBLAS's GEMMs or a copy.
+  // output g written from h and y by one of cuBLAS's GEMMs or a copy. A launch whose output
+  // another kernel reads is of an elementwise kernel.
   std::string hostFunction() {
     int n = 64 * (2 + pick(3)) - pick(40);
-    std::string first = kernels_[pick(kernels_.size())], second = kernels_[pick(kernels_.size())];
+    std::string first = elementwise_[pick(elementwise_.size())], second = kernels_[pick(kernels_.size())];
     std::string sizes = std::to_string(n);
     std::string out = "// HOST: chain x=[" + sizes + "] p=[2] h=[" + sizes + "] y=[" + sizes + "] g=[" +
                       std::to_string(std::max(n, 64)) + "] n=" + sizes + "\n";
@@ -613,8 +618,10 @@ class Generator {
       bool down = chance(50);
       out += down ? "  for (int l = 2; l >= 0; --l) {\n" : "  for (int l = 0; l < 3; ++l) {\n";
       out += "    const int rows = n - l;\n";
+      second = elementwise_[pick(elementwise_.size())];
       out += "    " + second + "<<<dim3(blocks), dim3(64), 0, stream>>>(h + l, p, y + l, rows);\n";
-      out += "    " + kernels_[pick(kernels_.size())] + "<<<blocks, 64, 0, stream>>>(y + l, p, h + l, rows);\n  }\n";
+      out += "    " + elementwise_[pick(elementwise_.size())] +
+             "<<<blocks, 64, 0, stream>>>(y + l, p, h + l, rows);\n  }\n";
     } else {
       out += "  " + second + "<<<dim3(blocks), dim3(64), 0, stream>>>(h, p, y, n);\n";
     }
