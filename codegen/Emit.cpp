@@ -97,28 +97,33 @@ bool usesAssert(const std::vector<Function>& fs) {
 }
 
 // The standard headers the signatures of `fs` need: <cstddef> for size_t, <cstdint> for int64_t,
-// <array> and <vector> for containers.
+// <array> and <vector> for containers, <utility> for std::pair.
 std::string signatureIncludes(const std::vector<Function>& fs) {
-  bool cstddef = false, cstdint = false, array = false, vector = false;
+  bool cstddef = false, cstdint = false, array = false, utility = false, vector = false;
   for (const Function& f : fs)
     for (const Param& p : f.params) {
       const std::string& t = p.type.spelled;
       array |= p.type.container == "std::array";
       vector |= p.type.container == "std::vector";
+      utility |= p.type.record && p.type.record->header == "<utility>";
       cstddef |= t.find("size_t") != std::string::npos || t.find("ptrdiff_t") != std::string::npos;
       cstdint |= t.find("int8_t") != std::string::npos || t.find("int16_t") != std::string::npos ||
                  t.find("int32_t") != std::string::npos || t.find("int64_t") != std::string::npos;
     }
   return std::string(array ? "#include <array>\n" : "") + (cstddef ? "#include <cstddef>\n" : "") +
-         (cstdint ? "#include <cstdint>\n" : "") + (vector ? "#include <vector>\n" : "");
+         (cstdint ? "#include <cstdint>\n" : "") + (utility ? "#include <utility>\n" : "") +
+         (vector ? "#include <vector>\n" : "");
 }
 
-// The structs and enumerations the generated functions take, in order of first use.
+// The structs and enumerations the generated functions take, in order of first use, but those a
+// standard header defines.
 std::vector<std::shared_ptr<const StructInfo>> structsUsed(const std::vector<Function>& fs) {
   std::vector<std::shared_ptr<const StructInfo>> out;
   for (const Function& f : fs)
     for (const Param& p : f.params)
-      if (p.type.record && std::find(out.begin(), out.end(), p.type.record) == out.end()) out.push_back(p.type.record);
+      if (p.type.record && p.type.record->header.empty() &&
+          std::find(out.begin(), out.end(), p.type.record) == out.end())
+        out.push_back(p.type.record);
   return out;
 }
 

@@ -385,6 +385,7 @@ ir::ExprPtr Converter::convertDeclRef(const DeclRefExpr* ref) {
         static_cast<double>(ec->getInitVal().getSExtValue()), *t,
         t->record ? ec->getQualifiedNameAsString() : std::to_string(ec->getInitVal().getSExtValue()));
   }
+  if (const auto* b = dyn_cast<BindingDecl>(d); b && bindings_.count(b)) return bindings_.at(b);
   const auto* vd = dyn_cast<VarDecl>(d);
   if (!vd) return unsupportedExpr(ref, "reference to '" + d->getNameAsString() + "' is not supported", "");
   if (auto alias = elementAliases_.find(vd); alias != elementAliases_.end()) return alias->second;
@@ -558,6 +559,7 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   if (cuda::isCachedLoad(fd->getName()) && call->getNumArgs() == 1)
     return elementAt(call->getArg(0), ir::number(0, ir::Type::integer()));
   if (isGroupFunction(fd)) return convertGroupFunction(call);
+  if (ir::ExprPtr field = pairElement(call)) return field;
   if (ir::ExprPtr constant = libraryConstant(call)) return constant;
   // Host code passes pointers into buffers (xs + l * n) to the host functions it calls.
   bool host = isHostCode(fd->getDefinition());

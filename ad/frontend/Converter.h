@@ -33,6 +33,8 @@ std::optional<ir::Op> irOperator(BinaryOperatorKind kind);
 
 // The field of `record` named `field` (one Adjoint's types say it has).
 const FieldDecl* fieldNamed(const RecordDecl* record, const std::string& field);
+// Whether `record` is a std::pair (a struct of the fields first and second to Adjoint).
+bool isStdPair(const RecordDecl* record);
 
 // std::size_t: sizes, and counters over containers.
 ir::Type sizeType();
@@ -231,6 +233,10 @@ class Converter {
   // Local structs, a local per field (StructLocals.cpp).
   void declareStructLocal(const VarDecl* vd, const ir::Type& type, ir::StmtList& out);
   ir::ExprPtr fieldOf(const Expr* object, const std::string& field);
+  ir::ExprPtr constructedField(const CXXConstructExpr* c, const std::string& field);
+  void declareBindings(const DecompositionDecl* dd, ir::StmtList& out);
+  ir::ExprPtr pairElement(const CallExpr* call);
+  std::map<const BindingDecl*, ir::ExprPtr> bindings_;  // auto [r, t] = ...: what each name reads
   bool isStructAssignment(const Expr* e) const;
   void assignStruct(const Expr* whole, const ir::Type& type, const std::vector<ir::ExprPtr>& targets, const Expr* value,
                     ir::StmtList& out);

@@ -28,6 +28,10 @@ ir::StmtList Converter::convertBody(const Stmt* s) {
 }
 
 void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
+  if (const auto* bindings = dyn_cast<DecompositionDecl>(vd)) {
+    declareBindings(bindings, out);
+    return;
+  }
   if (const auto* record = vd->getType()->getAsCXXRecordDecl(); record && record->isLambda()) {
     declareLambda(vd, out);
     return;

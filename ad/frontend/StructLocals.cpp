@@ -3,6 +3,7 @@
 // scalar it is (see Converter.h). Whole structs move field by field: `float4 v = x4[i];`,
 // `y4[i] = make_float4(a, b, c, d);`, `r = v;` are an assignment per field.
 #include <clang/AST/Decl.h>
+#include <clang/AST/DeclCXX.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
 
@@ -26,14 +27,24 @@ const Expr* structValue(const Expr* e) {
 
 namespace {
 
-// A struct an initializer copies (`Vec3 e = d;`, `Vec3 e(p);`, `float4 v = x4[i];`) or makes
-// (`make_float4(a, b, c, d)`), or null.
+// The struct an initializer copies (`Vec3 e = d;`, `Vec3 e(p);`, `float4 v = x4[i];`), makes
+// (`make_float4(a, b, c, d)`) or constructs (`V v(a, b);`, `Vec3 d;`), or null for a braced list
+// of an aggregate's fields.
 const Expr* copiedStruct(const Expr* init) {
   if (!init) return nullptr;
   const Expr* value = structValue(init);
-  if (const auto* c = dyn_cast<CXXConstructExpr>(value); c && !c->getConstructor()->isCopyOrMoveConstructor())
-    return nullptr;
   return isa<InitListExpr>(value) ? nullptr : value;
+}
+
+// std::forward<U>(a) and std::move(a), as a constructor passes its parameters on: a.
+const Expr* forwarded(const Expr* e) {
+  e = e->IgnoreImplicit();
+  const auto* call = dyn_cast<CallExpr>(e);
+  const FunctionDecl* fd = call ? call->getDirectCallee() : nullptr;
+  if (fd && fd->isInStdNamespace() && (fd->getName() == "forward" || fd->getName() == "move") &&
+      call->getNumArgs() == 1)
+    return call->getArg(0)->IgnoreImplicit();
+  return e;
 }
 
 // `make_float4(a, b, c, d)`: CUDA's function making a vector of its fields, one argument each.
@@ -53,17 +64,12 @@ const FieldDecl* fieldNamed(const RecordDecl* record, const std::string& field) 
   throw ir::InternalError("struct '" + record->getNameAsString() + "' has no field '" + field + "'");
 }
 
-// Vec3 d = {e1, e2, e3};  Vec3 d{};  Vec3 d = p;  Vec3 d;  -> a local per field, initialized
-// from the list, the copied struct's field, or else zero.
+// Vec3 d = {e1, e2, e3};  Vec3 d{};  Vec3 d = p;  V v(a, b);  Vec3 d;  -> a local per field,
+// initialized from the list, the copied or constructed struct's field, or else zero.
 void Converter::declareStructLocal(const VarDecl* vd, const ir::Type& type, ir::StmtList& out) {
   const Expr* init = vd->getInit() ? vd->getInit()->IgnoreImplicit() : nullptr;
   const auto* list = dyn_cast_or_null<InitListExpr>(init);
   const Expr* source = copiedStruct(init);
-  if (init && !list && !source && !isa<CXXConstructExpr>(init)) {
-    fail(init->getSourceRange(), "this initializer of a local struct is not supported",
-         "initialize it with a braced list of its fields' values, or a copy of another struct");
-    return;
-  }
   std::map<std::string, std::string>& fields = structLocals_[vd];
   size_t k = 0;
   for (const auto& [field, fieldType] : type.record->fields) {
@@ -108,6 +114,7 @@ ir::ExprPtr Converter::fieldOf(const Expr* object, const std::string& field) {
     return unsupportedExpr(call, "a struct returned by a call is not supported",
                            "return the fields through reference parameters, or build the struct from its fields");
   }
+  if (const auto* c = dyn_cast<CXXConstructExpr>(object)) return constructedField(c, field);
   if (isa<CXXThisExpr>(object))  // a field in a method, or in an inlined one its object's
     return thisFields_.empty() ? ir::member(convertThis(object), field) : thisFields_.back().at(field);
   if (const auto* ref = dyn_cast<DeclRefExpr>(object))
@@ -117,6 +124,72 @@ ir::ExprPtr Converter::fieldOf(const Expr* object, const std::string& field) {
         if (f == field) return ir::var(name, *t);
     }
   return ir::member(convertExpr(object), field);
+}
+
+// The value constructor call `c` gives `field`: the argument its member initializer names
+// (`V(double a, double b) : x(a), y(b) {}`, and std::pair's), a constant it is initialized with,
+// its default member initializer, or else zero (a default constructor leaves it indeterminate:
+// zero is one of its values).
+ir::ExprPtr Converter::constructedField(const CXXConstructExpr* c, const std::string& field) {
+  const FieldDecl* f = fieldNamed(c->getType()->getAsRecordDecl(), field);
+  const FunctionDecl* def = nullptr;
+  const Stmt* body = c->getConstructor()->getBody(def);
+  const auto* ctor = cast<CXXConstructorDecl>(def ? def : c->getConstructor());
+  if (const auto* block = dyn_cast_or_null<CompoundStmt>(body); body && (!block || !block->body_empty()))
+    return unsupportedExpr(c, "a constructor with statements in its body is not supported",
+                           "initialize the fields in its member initializer list, from its parameters");
+  const Expr* init = f->getInClassInitializer();
+  for (const CXXCtorInitializer* i : ctor->inits())
+    if (i->getMember() == f) init = i->getInit();
+  if (const auto* d = dyn_cast_or_null<CXXDefaultInitExpr>(init ? init->IgnoreImplicit() : nullptr))
+    init = d->getExpr();
+  if (!init) return ir::number(0, *convertType(f->getType(), f->getSourceRange()));
+  const Expr* value = forwarded(init);
+  if (const auto* ref = dyn_cast<DeclRefExpr>(value))
+    if (const auto* p = dyn_cast<ParmVarDecl>(ref->getDecl()); p && p->getDeclContext() == ctor)
+      return convertExpr(c->getArg(p->getFunctionScopeIndex()));
+  if (value->isEvaluatable(ctx_)) return convertExpr(value);
+  return unsupportedExpr(c, "this constructor computes field '" + field + "' in a way that is not supported",
+                         "initialize each field with one of the constructor's parameters (V(double a) : x(a) {}) or "
+                         "a constant, or build the struct with a braced list");
+}
+
+// std::get<0>(p) and std::get<1>(p) of a std::pair: its fields first and second; null for any
+// other call.
+ir::ExprPtr Converter::pairElement(const CallExpr* call) {
+  const FunctionDecl* fd = call->getDirectCallee();
+  if (!fd->isInStdNamespace() || fd->getName() != "get" || call->getNumArgs() != 1) return nullptr;
+  const RecordDecl* record = call->getArg(0)->getType()->getAsRecordDecl();
+  const TemplateArgumentList* args = fd->getTemplateSpecializationArgs();
+  if (!record || !isStdPair(record) || !args || args->get(0).getKind() != TemplateArgument::Integral)
+    return nullptr;  // (std::get<double>(p), by type, is left to the call's own diagnostic)
+  return fieldOf(call->getArg(0), args->get(0).getAsIntegral() == 0 ? "first" : "second");
+}
+
+// auto [r, t] = polar(x, y);  const auto& [m, v] = p;  -> the k-th name is the struct's k-th field
+// (of a std::pair: first, second). A copy is a local per name; a reference to a struct the
+// function names (a local, a parameter, an element) is that struct's fields themselves.
+void Converter::declareBindings(const DecompositionDecl* dd, ir::StmtList& out) {
+  auto type = convertType(dd->getType().getNonReferenceType(), dd->getSourceRange());
+  if (!type) return;
+  if (!type->isStruct()) {
+    fail(dd->getSourceRange(), "a structured binding of this type is not supported",
+         "bind the fields of a struct or of a std::pair");
+    return;
+  }
+  const Expr* init = dd->getInit();
+  bool alias = dd->getType()->isReferenceType() && init->IgnoreImplicit()->isLValue();
+  size_t k = 0;
+  for (const BindingDecl* b : dd->bindings()) {
+    const auto& [field, fieldType] = type->record->fields.at(k++);
+    ir::ExprPtr value = fieldOf(init, field);
+    if (!alias) {
+      std::string name = freshName(b->getNameAsString());
+      out.push_back(ir::at(ir::decl(name, *fieldType, value), loc(b->getLocation())));
+      value = ir::var(name, *fieldType);
+    }
+    bindings_[b] = value;
+  }
 }
 
 // `v = w;`, `y4[i] = v;`: the copy or move assignment of a whole struct.

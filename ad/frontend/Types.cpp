@@ -1,5 +1,7 @@
 // Types: Clang's types converted to the IR's (scalars, pointers, arrays, structs, enumerations,
 // std::vector and std::array, scalars by reference; see Converter.h).
+#include <algorithm>
+
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
@@ -198,12 +200,29 @@ std::optional<ir::Type> Converter::convertEnum(const EnumDecl* e, SourceRange wh
   return t;
 }
 
-// A struct of scalar fields, without bases or virtual functions.
+namespace {
+
+// A base class without fields (std::pair's __pair_base): nothing to differentiate.
+bool hasOnlyEmptyBases(const CXXRecordDecl* record) {
+  return std::all_of(record->bases_begin(), record->bases_end(), [](const CXXBaseSpecifier& base) {
+    const CXXRecordDecl* b = base.getType()->getAsCXXRecordDecl();
+    return b && b->isEmpty() && !base.isVirtual();
+  });
+}
+
+}  // namespace
+
+bool isStdPair(const RecordDecl* record) {
+  const auto* spec = dyn_cast<ClassTemplateSpecializationDecl>(record);
+  return spec && spec->getQualifiedNameAsString() == "std::pair";
+}
+
+// A struct of scalar fields, without virtual functions or bases with fields; std::pair of scalars.
 std::optional<ir::Type> Converter::convertStruct(QualType qt, SourceRange where) {
   const auto* record = qt->getAsRecordDecl();
   const auto* cxx = dyn_cast_or_null<CXXRecordDecl>(record);
   std::string name = qt.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
-  if (!record || !record->getDefinition() || (cxx && (cxx->getNumBases() > 0 || cxx->isPolymorphic()))) {
+  if (!record || !record->getDefinition() || (cxx && (!hasOnlyEmptyBases(cxx) || cxx->isPolymorphic()))) {
     fail(where, "type '" + name + "' is not supported",
          "Adjoint differentiates structs of float, double, integer and bool fields without bases or virtual functions");
     return std::nullopt;
@@ -214,6 +233,7 @@ std::optional<ir::Type> Converter::convertStruct(QualType qt, SourceRange where)
   info->name = name;
   const RecordDecl* def = record->getDefinition();
   info->keyword = def->isClass() ? "class" : "struct";
+  if (isStdPair(def)) info->header = "<utility>";
   CharSourceRange range = CharSourceRange::getTokenRange(def->getSourceRange());
   std::optional<std::string> definition =
       inNamespaces(def, Lexer::getSourceText(range, sm_, ctx_.getLangOpts()).str() + ";");
@@ -221,13 +241,21 @@ std::optional<ir::Type> Converter::convertStruct(QualType qt, SourceRange where)
     fail(where, "type '" + name + "' is declared inside a class or function", "declare it at namespace scope");
     return std::nullopt;
   }
-  info->definition = *definition;
-  info->declaration = *inNamespaces(def, info->keyword + " " + def->getNameAsString() + ";");
+  if (info->header.empty()) {
+    info->definition = *definition;
+    info->declaration = *inNamespaces(def, info->keyword + " " + def->getNameAsString() + ";");
+  }
   for (const FieldDecl* field : record->getDefinition()->fields()) {
     const auto* builtin = field->getType().getCanonicalType()->getAs<BuiltinType>();
     if (!builtin || builtin->getKind() == BuiltinType::LongDouble || builtin->getKind() == BuiltinType::Void) {
-      fail(field->getSourceRange(), "field '" + field->getNameAsString() + "' of '" + name + "' is not a scalar",
-           "Adjoint differentiates structs of float, double, integer and bool fields");
+      // (a library's type, an iterator say, is reported where the user's code names it)
+      bool library = sm_.isInSystemHeader(field->getLocation());
+      fail(library ? where : field->getSourceRange(),
+           library ? "type '" + name + "' is not supported"
+                   : "field '" + field->getNameAsString() + "' of '" + name + "' is not a scalar",
+           library ? "Adjoint differentiates structs of float, double, integer and bool fields and std::pair; index "
+                     "containers (x[i]) rather than iterate over them"
+                   : "Adjoint differentiates structs of float, double, integer and bool fields");
       return std::nullopt;
     }
     auto t = convertType(field->getType(), field->getSourceRange());

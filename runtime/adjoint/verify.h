@@ -104,6 +104,12 @@ inline double relativeError(double a, double b, double floor = 1e-4) {
   return std::fabs(a - b) / std::max({std::fabs(a), std::fabs(b), floor});
 }
 
+// The fields of a std::pair, as a test's adjoint_fields gives those of its structs.
+template <class A, class B>
+auto adjoint_fields(std::pair<A, B>& p) {
+  return std::tie(p.first, p.second);
+}
+
 // A struct parameter (by value or const reference). The verifier reaches its floating fields
 // through `adjoint_fields(S&)`, a function the test provides next to S (found by argument-
 // dependent lookup) returning std::tie of the fields.

@@ -1,5 +1,6 @@
 // Local variables of struct type, as physics code keeps vectors: built from a braced list, copied
-// from a parameter or another local, value-initialized, assigned field by field.
+// from a parameter or another local, value-initialized, assigned field by field, made by a
+// constructor that initializes the fields from its parameters.
 #include <cmath>
 #include <tuple>
 
@@ -32,5 +33,34 @@ double trajectory(const double* forces, int n, double dt) {
   return position.x * position.x + std::sin(position.y) + velocity.z;
 }
 // VERIFY: trajectory
+
+// Structs with constructors: fields from the constructor's parameters (passed by value, by const
+// reference, with a default argument), from constants and from default member initializers; a
+// temporary passed to a function and one returned by it.
+struct Particle {
+  double mass;
+  double x, v;
+  double charge = 0.25;
+  Particle(double m, const double& position, double velocity = 1.5) : mass(m), x(position), v(velocity) {}
+};
+
+struct Box {
+  double lo, hi;
+  Box() : lo(-1.0), hi(2.0) {}
+  explicit Box(double half) : lo(-half), hi(half) {}
+};
+
+static double kinetic(Particle p) { return 0.5 * p.mass * p.v * p.v + p.charge * p.x; }
+static Particle pushed(const Particle& p, double dt) { return Particle(p.mass, p.x + dt * p.v, p.v); }
+
+double constructed_energy(double m, double x, double v, double dt) {
+  Particle a(m, x * x, v);
+  Particle b{m * 2.0, std::sin(x)};
+  Particle c = pushed(a, dt);
+  Box box;
+  double inside = box.hi - c.x > 0 ? c.x - box.lo : box.hi;
+  return kinetic(a) + kinetic(b) + kinetic(Particle(m, v)) + c.x * c.v + 0.1 * inside;
+}
+// VERIFY: constructed_energy
 
 inline auto adjoint_fields(Vec3& v) { return std::tie(v.x, v.y, v.z); }
