@@ -1,6 +1,8 @@
 // The numerical algorithms of <numeric> and <algorithm> users call on the ranges Adjoint indexes,
 // converted to the loops they run (see Converter::lowerAlgorithm): std::accumulate,
-// std::inner_product, *std::max_element and *std::min_element.
+// std::inner_product, *std::max_element and *std::min_element; and, as statements, the ones that
+// write a range (Converter::lowerRangeWrite): std::transform, std::copy and std::fill.
+#include <clang/AST/DeclTemplate.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
 
@@ -62,9 +64,98 @@ const DeclRefExpr* rangeBase(const Expr* e, const std::string& method) {
   return dyn_cast<DeclRefExpr>(e);
 }
 
+// std::plus<T>() and the other function objects of <functional> for arithmetic: the IR's
+// operator (Op::Sub of std::negate: its one operand negated), or none.
+std::optional<ir::Op> functionObjectOp(const Expr* e) {
+  const auto* spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(e->getType()->getAsCXXRecordDecl());
+  if (!spec || !spec->isInStdNamespace()) return std::nullopt;
+  std::string name = spec->getName().str();
+  if (name == "plus") return ir::Op::Add;
+  if (name == "minus" || name == "negate") return ir::Op::Sub;
+  if (name == "multiplies") return ir::Op::Mul;
+  if (name == "divides") return ir::Op::Div;
+  return std::nullopt;
+}
+
+// A lambda's call operator; of a generic lambda, the one instantiation std::transform calls.
+const CXXMethodDecl* callOperator(const CXXRecordDecl* closure) {
+  const CXXMethodDecl* op = closure->getLambdaCallOperator();
+  if (const FunctionTemplateDecl* generic = op->getDescribedFunctionTemplate())
+    for (const FunctionDecl* instance : generic->specializations()) return cast<CXXMethodDecl>(instance);
+  return op;
+}
+
 }  // namespace
 
 bool Converter::isAlgorithm(const Expr* e) const { return algorithmCall(e) != nullptr; }
+
+bool Converter::isRangeWrite(const CallExpr* call) const {
+  const FunctionDecl* fd = call ? call->getDirectCallee() : nullptr;
+  std::string name = fd ? fd->getQualifiedNameAsString() : "";
+  return name == "std::transform" || name == "std::copy" || name == "std::fill";
+}
+
+// The values a range's first element `first` starts: x of x.begin(), std::begin(x), or a pointer
+// or array x; null after reporting.
+ir::ExprPtr Converter::rangeStart(const Expr* first) {
+  if (const DeclRefExpr* base = rangeBase(first, "begin")) return convertExpr(base);
+  indexedRange(first, first);  // reports the range
+  return nullptr;
+}
+
+// `op` of std::transform applied to `args`: a lambda (written in the call, or a local naming one)
+// or an arithmetic function object (std::plus<double>()).
+ir::ExprPtr Converter::applyOperation(const Expr* op, const std::vector<ir::ExprPtr>& args, ir::StmtList& out) {
+  const Expr* value = structValue(op);
+  if (std::optional<ir::Op> o = functionObjectOp(value))
+    return args.size() == 1 ? ir::neg(args[0]) : ir::binary(*o, args[0], args[1]);
+  const CXXRecordDecl* closure = value->getType()->getAsCXXRecordDecl();
+  if (const auto* lambda = dyn_cast<LambdaExpr>(value)) {
+    if (!nameLambda(lambda, freshName("op"), out)) return placeholder();
+  } else if (!closure || !closure->isLambda() || !isa<DeclRefExpr>(value)) {
+    return unsupportedExpr(op, "this operation of std::transform is not supported",
+                           "pass a lambda, or a function object of <functional> (std::plus<double>())");
+  }
+  return lambdaCall(callOperator(closure), args, op);
+}
+
+// std::transform(first, last, out, op):         out[k] = op(x[k])
+// std::transform(first1, last1, first2, out, op): out[k] = op(x[k], y[k])
+// std::copy(first, last, out):                   out[k] = x[k]
+// std::fill(first, last, value):                 x[k] = value
+// each over the range [first, last), as the loop `out` gets.
+void Converter::lowerRangeWrite(const CallExpr* call, ir::StmtList& out) {
+  std::string callee = call->getDirectCallee()->getQualifiedNameAsString();
+  unsigned args = callee == "std::transform" ? (call->getNumArgs() == 5 ? 5 : 4) : 3;
+  if (call->getNumArgs() != args) {
+    unsupportedExpr(call, "this call of " + callee + " is not supported", "call it on one range (first, last)");
+    return;
+  }
+  std::optional<IndexedRange> range = indexedRange(call->getArg(0), call->getArg(1));
+  if (!range) return;
+  std::string k = freshName("k");
+  ir::ExprPtr counter = ir::var(k, sizeType());
+  ir::ExprPtr target = callee == "std::fill" ? range->values : rangeStart(call->getArg(args == 5 ? 3 : 2));
+  if (!target) return;
+  ir::ExprPtr value;
+  if (callee == "std::fill") {
+    value = convertExpr(call->getArg(2));
+  } else if (callee == "std::copy") {
+    value = ir::index(range->values, counter);
+  } else {
+    std::vector<ir::ExprPtr> operands = {ir::index(range->values, counter)};
+    if (args == 5) {
+      ir::ExprPtr second = rangeStart(call->getArg(2));
+      if (!second) return;
+      operands.push_back(ir::index(second, counter));
+    }
+    value = applyOperation(call->getArg(args - 1), operands, out);
+  }
+  ir::ExprPtr element = ir::index(target, counter);
+  out.push_back(
+      ir::at(countedLoop(k, range->length, {ir::assign(element, ir::Op::Assign, ir::cast(element->type, value))}),
+             loc(call->getBeginLoc())));
+}
 
 // An algorithm inside an expression: its loops go before the statement, its value in a local.
 ir::ExprPtr Converter::algorithmValue(const Expr* e) {

@@ -145,6 +145,10 @@ class Converter {
     ir::ExprPtr length;
   };
   bool isAlgorithm(const Expr* e) const;
+  bool isRangeWrite(const CallExpr* call) const;
+  void lowerRangeWrite(const CallExpr* call, ir::StmtList& out);
+  ir::ExprPtr rangeStart(const Expr* first);
+  ir::ExprPtr applyOperation(const Expr* op, const std::vector<ir::ExprPtr>& args, ir::StmtList& out);
   ir::ExprPtr algorithmValue(const Expr* e);
   // Where the statements an expression needs computed first go (the loop of a std::accumulate):
   // the list of the statement being converted; null where an expression is evaluated again and
@@ -283,7 +287,9 @@ class Converter {
   // Lambdas (Lambdas.cpp).
   static bool isLambdaCallOperator(const FunctionDecl* fd);
   bool declareLambda(const VarDecl* vd, ir::StmtList& out);
+  bool nameLambda(const LambdaExpr* lambda, const std::string& name, ir::StmtList& out);
   ir::ExprPtr convertLambdaCall(const CXXOperatorCallExpr* call);
+  ir::ExprPtr lambdaCall(const CXXMethodDecl* method, std::vector<ir::ExprPtr> args, const Expr* call);
   void addCaptureParams(const FunctionDecl* fd, ir::Function& f);
   std::string lambdaName(const FunctionDecl* fd) const;
   std::map<const CXXRecordDecl*, std::string> lambdaNames_;  // closure type -> its function's name

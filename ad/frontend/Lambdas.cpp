@@ -39,15 +39,22 @@ bool Converter::isLambdaCallOperator(const FunctionDecl* fd) { return closureOf(
 // auto name = [captures](params) { body };  names the lambda; what it captures by value is copied
 // here, as the closure copies it (`double name_b = b;`), and passed from that copy.
 bool Converter::declareLambda(const VarDecl* vd, ir::StmtList& out) {
-  const auto* closure = vd->getType()->getAsCXXRecordDecl();
-  lambdaNames_[closure] = "";  // (reported: its calls need no report of their own)
+  lambdaNames_[vd->getType()->getAsCXXRecordDecl()] = "";  // (reported: its calls need no report of their own)
   const auto* lambda = vd->getInit() ? dyn_cast<LambdaExpr>(vd->getInit()->IgnoreImplicit()) : nullptr;
   if (!lambda) {
     fail(vd->getSourceRange(), "this lambda is not supported", "initialize a local with the lambda expression itself");
     return false;
   }
+  return nameLambda(lambda, vd->getNameAsString(), out);
+}
+
+// The lambda as the function `<function>_<name>`, its copies of what it captures by value
+// declared in `out`; false after reporting why it cannot be.
+bool Converter::nameLambda(const LambdaExpr* lambda, const std::string& name, ir::StmtList& out) {
+  const CXXRecordDecl* closure = lambda->getLambdaClass();
+  lambdaNames_[closure] = "";
   if (lambda->isMutable()) {
-    fail(vd->getSourceRange(), "a mutable lambda keeps state between its calls, which is not supported",
+    fail(lambda->getSourceRange(), "a mutable lambda keeps state between its calls, which is not supported",
          "capture by reference what the lambda changes, or write a function");
     return false;
   }
@@ -79,33 +86,40 @@ bool Converter::declareLambda(const VarDecl* vd, ir::StmtList& out) {
       return false;
     }
     ir::ExprPtr value = convertVariable(v, c.getLocation());
-    std::string copy = freshName(vd->getNameAsString() + "_" + v->getNameAsString());
+    std::string copy = freshName(name + "_" + v->getNameAsString());
     out.push_back(ir::at(ir::decl(copy, value->type, value), loc(c.getLocation())));
     captureCopies_[{closure, v}] = ir::var(copy, value->type);
   }
-  lambdaNames_[closure] = currentFunction_ + "_" + vd->getNameAsString();
+  lambdaNames_[closure] = currentFunction_ + "_" + name;
   return true;
 }
 
 // name(args): the call of the lambda's function, with what it captures first.
 ir::ExprPtr Converter::convertLambdaCall(const CXXOperatorCallExpr* call) {
-  const auto* method = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+  std::vector<ir::ExprPtr> args;
+  for (unsigned i = 1; i < call->getNumArgs(); ++i) args.push_back(convertExpr(call->getArg(i)));
+  return lambdaCall(dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee()), args, call);
+}
+
+// The call of a named lambda's function (its call operator `method`) on `args`, with what it
+// captures first; `call` is where the program calls it.
+ir::ExprPtr Converter::lambdaCall(const CXXMethodDecl* method, std::vector<ir::ExprPtr> args, const Expr* call) {
   auto name = lambdaNames_.find(method ? method->getParent() : nullptr);
   if (name == lambdaNames_.end())
     return unsupportedExpr(call, "this call of a lambda is not supported",
                            "name the lambda by a local (auto f = [...](...) { ... };) and call it by that name");
   if (name->second.empty()) return placeholder();
-  std::vector<ir::ExprPtr> args;
+  std::vector<ir::ExprPtr> captures;
   for (const LambdaCapture& c : method->getParent()->captures()) {
     const auto* v = cast<VarDecl>(c.getCapturedVar());
     if (pointers_.count(v))
       return unsupportedExpr(call, "the lambda captures the pointer '" + v->getNameAsString() + "'",
                              "capture the array it points into");
     auto copy = captureCopies_.find({method->getParent(), v});
-    args.push_back(copy != captureCopies_.end() ? copy->second : convertVariable(v, call->getSourceRange()));
+    captures.push_back(copy != captureCopies_.end() ? copy->second : convertVariable(v, call->getSourceRange()));
   }
-  for (unsigned i = 1; i < call->getNumArgs(); ++i) args.push_back(convertExpr(call->getArg(i)));
-  auto type = convertType(call->getType(), call->getSourceRange(), /*allowVoid=*/true);
+  args.insert(args.begin(), captures.begin(), captures.end());
+  auto type = convertType(method->getReturnType(), call->getSourceRange(), /*allowVoid=*/true);
   if (!type) return placeholder();
   enqueue(method->getDefinition() ? cast<FunctionDecl>(method->getDefinition()) : method);
   return ir::call(irName(method), args, *type);

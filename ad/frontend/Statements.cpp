@@ -290,6 +290,8 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
                             c_.loc(e->getBeginLoc())));
     } else if (const auto* launch = dyn_cast<CUDAKernelCallExpr>(e->IgnoreImplicit())) {
       if (ir::StmtPtr l = c_.convertLaunch(launch)) out_.push_back(l);
+    } else if (c_.isRangeWrite(call)) {
+      c_.lowerRangeWrite(call, out_);
     } else if (call && c_.isLibraryCall(call)) {
       if (ir::StmtPtr l = c_.convertLibraryCall(call)) out_.push_back(l);
     } else if (const CallExpr* reduce = c_.groupReduce(assigned(e), e->getType())) {

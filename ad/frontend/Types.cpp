@@ -1,12 +1,12 @@
 // Types: Clang's types converted to the IR's (scalars, pointers, arrays, structs, enumerations,
 // std::vector and std::array, scalars by reference; see Converter.h).
-#include <algorithm>
-
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
+
+#include <algorithm>
 
 #include "ad/frontend/Converter.h"
 

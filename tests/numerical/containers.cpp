@@ -1,7 +1,8 @@
 // std::vector and std::array as numerical code uses them: parameters by const reference (inputs),
 // by reference (outputs) and by value (read only), locals sized at their declaration and copies,
 // size_t loops, range-based for loops (by value and by reference, over containers and arrays),
-// at(), front(), back(), empty(), float and integer element types.
+// at(), front(), back(), empty(), float and integer element types; the algorithms of <numeric>
+// and <algorithm> that sum, search and write ranges.
 #include <array>
 #include <cmath>
 #include <vector>
@@ -123,3 +124,28 @@ double table_sums(const double* p, int n, double scale) {
   return std::accumulate(p, p + n, counts) + std::inner_product(local, local + 4, p, 0.0) + whole;
 }
 // VERIFY: table_sums
+
+// The algorithms that write a range, as statements: std::transform with a lambda written in the
+// call (capturing by value), a named one, a generic one and a function object; in place and into
+// an output vector; std::copy and std::fill, over containers, arrays and pointers.
+#include <functional>
+
+void activations(const std::vector<double>& x, const double* bias, double slope, std::vector<double>& out) {
+  std::vector<double> z(x.size());
+  std::transform(x.begin(), x.end(), bias, z.begin(), std::plus<double>());
+  auto softplus = [&](double a) { return std::log1p(std::exp(slope * a)) / slope; };
+  std::transform(z.begin(), z.end(), out.begin(), softplus);
+  std::transform(out.begin(), out.end(), z.begin(), out.begin(),
+                 [slope](double a, double b) { return a + 0.1 * slope * b; });
+  std::transform(out.begin(), out.end(), out.begin(), [](auto a) { return std::tanh(a); });
+}
+// VERIFY: activations length=8
+
+double staged(const double* p, int n, double s) {
+  double stage[4];
+  std::fill(std::begin(stage), std::end(stage), s * s);
+  std::copy(p, p + (n - 2), stage);
+  std::transform(stage, stage + 4, stage, std::negate<double>());
+  return std::inner_product(stage, stage + 4, p, 0.0) + stage[3];
+}
+// VERIFY: staged n=5
