@@ -203,11 +203,9 @@ class ReverseBuilder {
     return assign(target, Op::Assign, pop(tapeFor(rootName(*target), target->type)));
   }
 
-  // Device code has no tapes: an assignment that runs at most once per call saves the value it
-  // overwrites in a local instead.
-  bool usesSavedValue(const Stmt& s) const {
-    return (f_.kernel || f_.device) && s.kind == StmtKind::Assign && !plan_.inLoop.count(&s);
-  }
+  // An assignment that runs at most once per call (outside every loop) saves the value it
+  // overwrites in a local instead of a tape: device code has no tapes, and host code needs none.
+  bool usesSavedValue(const Stmt& s) const { return s.kind == StmtKind::Assign && !plan_.inLoop.count(&s); }
 
   std::string savedName(const Stmt& s) {
     auto it = saved_.find(&s);
