@@ -97,22 +97,23 @@ bool usesAssert(const std::vector<Function>& fs) {
 }
 
 // The standard headers the signatures of `fs` need: <cstddef> for size_t, <cstdint> for int64_t,
-// <array> and <vector> for containers, <utility> for std::pair.
+// <array> and <vector> for containers, <tuple> and <utility> for std::tuple and std::pair.
 std::string signatureIncludes(const std::vector<Function>& fs) {
-  bool cstddef = false, cstdint = false, array = false, utility = false, vector = false;
+  bool cstddef = false, cstdint = false, array = false, tuple = false, utility = false, vector = false;
   for (const Function& f : fs)
     for (const Param& p : f.params) {
       const std::string& t = p.type.spelled;
       array |= p.type.container == "std::array";
       vector |= p.type.container == "std::vector";
+      tuple |= p.type.record && p.type.record->header == "<tuple>";
       utility |= p.type.record && p.type.record->header == "<utility>";
       cstddef |= t.find("size_t") != std::string::npos || t.find("ptrdiff_t") != std::string::npos;
       cstdint |= t.find("int8_t") != std::string::npos || t.find("int16_t") != std::string::npos ||
                  t.find("int32_t") != std::string::npos || t.find("int64_t") != std::string::npos;
     }
   return std::string(array ? "#include <array>\n" : "") + (cstddef ? "#include <cstddef>\n" : "") +
-         (cstdint ? "#include <cstdint>\n" : "") + (utility ? "#include <utility>\n" : "") +
-         (vector ? "#include <vector>\n" : "");
+         (cstdint ? "#include <cstdint>\n" : "") + (tuple ? "#include <tuple>\n" : "") +
+         (utility ? "#include <utility>\n" : "") + (vector ? "#include <vector>\n" : "");
 }
 
 // The structs and enumerations the generated functions take, in order of first use, but those a

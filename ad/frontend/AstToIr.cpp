@@ -559,7 +559,7 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   if (cuda::isCachedLoad(fd->getName()) && call->getNumArgs() == 1)
     return elementAt(call->getArg(0), ir::number(0, ir::Type::integer()));
   if (isGroupFunction(fd)) return convertGroupFunction(call);
-  if (ir::ExprPtr field = pairElement(call)) return field;
+  if (ir::ExprPtr field = getElement(call)) return field;
   if (ir::ExprPtr constant = libraryConstant(call)) return constant;
   // Host code passes pointers into buffers (xs + l * n) to the host functions it calls.
   bool host = isHostCode(fd->getDefinition());

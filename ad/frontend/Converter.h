@@ -33,8 +33,10 @@ std::optional<ir::Op> irOperator(BinaryOperatorKind kind);
 
 // The field of `record` named `field` (one Adjoint's types say it has).
 const FieldDecl* fieldNamed(const RecordDecl* record, const std::string& field);
-// Whether `record` is a std::pair (a struct of the fields first and second to Adjoint).
+// Whether `record` is a std::pair (a struct of the fields first and second to Adjoint), or a
+// std::tuple (of the fields "0", "1", ...).
 bool isStdPair(const RecordDecl* record);
+bool isStdTuple(const RecordDecl* record);
 
 // std::size_t: sizes, and counters over containers.
 ir::Type sizeType();
@@ -116,6 +118,8 @@ class Converter {
   ir::Type fail(SourceRange r, const std::string& msg, const std::string& hint);
   std::optional<ir::Type> convertType(QualType qt, SourceRange where, bool allowVoid = false);
   std::optional<ir::Type> convertStruct(QualType qt, SourceRange where);
+  std::optional<ir::Type> convertTuple(const ClassTemplateSpecializationDecl* tuple, const std::string& name,
+                                       SourceRange where);
   std::map<std::string, std::shared_ptr<const ir::StructInfo>> structs_;
   std::optional<ir::Type> convertEnum(const EnumDecl* e, SourceRange where);
   bool standardContainer(QualType qt) const;
@@ -239,7 +243,8 @@ class Converter {
   ir::ExprPtr fieldOf(const Expr* object, const std::string& field);
   ir::ExprPtr constructedField(const CXXConstructExpr* c, const std::string& field);
   void declareBindings(const DecompositionDecl* dd, ir::StmtList& out);
-  ir::ExprPtr pairElement(const CallExpr* call);
+  ir::ExprPtr getElement(const CallExpr* call);
+  ir::ExprPtr madeTupleField(const Expr* tuple, const std::string& field, const ir::Type& type);
   std::map<const BindingDecl*, ir::ExprPtr> bindings_;  // auto [r, t] = ...: what each name reads
   bool isStructAssignment(const Expr* e) const;
   void assignStruct(const Expr* whole, const ir::Type& type, const std::vector<ir::ExprPtr>& targets, const Expr* value,

@@ -92,6 +92,9 @@ void Converter::declareStructLocal(const VarDecl* vd, const ir::Type& type, ir::
 // field.
 ir::ExprPtr Converter::fieldOf(const Expr* object, const std::string& field) {
   object = structValue(object)->IgnoreParenImpCasts();
+  if (const RecordDecl* record = object->getType()->getAsRecordDecl(); record && isStdTuple(record))
+    if (auto type = convertType(object->getType(), object->getSourceRange()))
+      if (ir::ExprPtr made = madeTupleField(object, field, *type)) return made;
   if (const auto* sub = dyn_cast<ArraySubscriptExpr>(object))
     return elementField(sub->getBase(), convertExpr(sub->getIdx()), field);
   if (const auto* u = dyn_cast<UnaryOperator>(object); u && u->getOpcode() == UO_Deref)
@@ -154,16 +157,36 @@ ir::ExprPtr Converter::constructedField(const CXXConstructExpr* c, const std::st
                          "a constant, or build the struct with a braced list");
 }
 
-// std::get<0>(p) and std::get<1>(p) of a std::pair: its fields first and second; null for any
-// other call.
-ir::ExprPtr Converter::pairElement(const CallExpr* call) {
+// std::get<k>(t) of a std::pair (k = 0: first, 1: second) or a std::tuple: its field k; null
+// for any other call.
+ir::ExprPtr Converter::getElement(const CallExpr* call) {
   const FunctionDecl* fd = call->getDirectCallee();
   if (!fd->isInStdNamespace() || fd->getName() != "get" || call->getNumArgs() != 1) return nullptr;
   const RecordDecl* record = call->getArg(0)->getType()->getAsRecordDecl();
   const TemplateArgumentList* args = fd->getTemplateSpecializationArgs();
-  if (!record || !isStdPair(record) || !args || args->get(0).getKind() != TemplateArgument::Integral)
+  if (!record || !(isStdPair(record) || isStdTuple(record)) || !args ||
+      args->get(0).getKind() != TemplateArgument::Integral)
     return nullptr;  // (std::get<double>(p), by type, is left to the call's own diagnostic)
-  return fieldOf(call->getArg(0), args->get(0).getAsIntegral() == 0 ? "first" : "second");
+  int64_t k = args->get(0).getAsIntegral().getExtValue();
+  return fieldOf(call->getArg(0), isStdTuple(record) ? std::to_string(k) : k == 0 ? "first" : "second");
+}
+
+// Field `field` ("0", "1", ...) of a std::tuple that std::make_tuple(a, b, ...) or its
+// constructor makes from the elements (`std::tuple<double, int> t(a, n)`, `return {a, n};`), or
+// that its default constructor value-initializes (zero); null for a tuple named or returned.
+ir::ExprPtr Converter::madeTupleField(const Expr* tuple, const std::string& field, const ir::Type& type) {
+  unsigned k = static_cast<unsigned>(std::stoul(field));
+  const auto* call = dyn_cast<CallExpr>(tuple);
+  const FunctionDecl* fd = call ? call->getDirectCallee() : nullptr;
+  if (fd && fd->isInStdNamespace() && fd->getName() == "make_tuple" && k < call->getNumArgs())
+    return convertExpr(call->getArg(k));
+  const auto* c = dyn_cast<CXXConstructExpr>(tuple);
+  if (!c) return nullptr;
+  if (c->getNumArgs() == 0) return ir::number(0, *type.record->fields.at(k).second);
+  if (c->getNumArgs() == type.record->fields.size() && !c->getConstructor()->isCopyOrMoveConstructor())
+    return convertExpr(c->getArg(k));
+  return unsupportedExpr(c, "this construction of a std::tuple is not supported",
+                         "make it from its elements (std::tuple<double, int> t(a, n), std::make_tuple(a, n))");
 }
 
 // auto [r, t] = polar(x, y);  const auto& [m, v] = p;  -> the k-th name is the struct's k-th field

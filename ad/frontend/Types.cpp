@@ -217,11 +217,37 @@ bool isStdPair(const RecordDecl* record) {
   return spec && spec->getQualifiedNameAsString() == "std::pair";
 }
 
-// A struct of scalar fields, without virtual functions or bases with fields; std::pair of scalars.
+bool isStdTuple(const RecordDecl* record) {
+  const auto* spec = dyn_cast<ClassTemplateSpecializationDecl>(record);
+  return spec && spec->getQualifiedNameAsString() == "std::tuple";
+}
+
+// std::tuple<T0, T1, ...> of scalars: a struct of the fields "0", "1", ... (std::get<0>(t), ...),
+// which the library keeps in its bases.
+std::optional<ir::Type> Converter::convertTuple(const ClassTemplateSpecializationDecl* tuple, const std::string& name,
+                                                SourceRange where) {
+  if (auto it = structs_.find(name); it != structs_.end()) return ir::Type::structure(it->second);
+  auto info = std::make_shared<ir::StructInfo>();
+  info->name = name;
+  info->header = "<tuple>";
+  for (const TemplateArgument& element : tuple->getTemplateArgs()[0].pack_elements()) {
+    const auto* builtin = element.getAsType().getCanonicalType()->getAs<BuiltinType>();
+    auto t = builtin ? convertType(element.getAsType(), where) : std::nullopt;
+    if (!builtin) fail(where, "type '" + name + "' is not supported", "Adjoint differentiates tuples of scalars");
+    if (!t) return std::nullopt;
+    info->fields.emplace_back(std::to_string(info->fields.size()), std::make_shared<ir::Type>(*t));
+  }
+  structs_[name] = info;
+  return ir::Type::structure(info);
+}
+
+// A struct of scalar fields, without virtual functions or bases with fields; std::pair and
+// std::tuple of scalars.
 std::optional<ir::Type> Converter::convertStruct(QualType qt, SourceRange where) {
   const auto* record = qt->getAsRecordDecl();
   const auto* cxx = dyn_cast_or_null<CXXRecordDecl>(record);
   std::string name = qt.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+  if (record && isStdTuple(record)) return convertTuple(cast<ClassTemplateSpecializationDecl>(record), name, where);
   if (!record || !record->getDefinition() || (cxx && (!hasOnlyEmptyBases(cxx) || cxx->isPolymorphic()))) {
     fail(where, "type '" + name + "' is not supported",
          "Adjoint differentiates structs of float, double, integer and bool fields without bases or virtual functions");

@@ -91,6 +91,8 @@ std::string print(const Expr& e) {
     case ExprKind::Cast:
       return "static_cast<" + e.type.scalarSpelling() + ">(" + print(*e.operands[0]) + ")";
     case ExprKind::Member:
+      if (e.operands[0]->type.record && e.operands[0]->type.record->header == "<tuple>")  // field k: std::get<k>
+        return "std::get<" + e.text + ">(" + (e.operands[0]->type.pointer ? "*" : "") + print(*e.operands[0]) + ")";
       return wrap(*e.operands[0], kPrimary) +
              (e.operands[0]->type.pointer && !e.operands[0]->type.isContainer() ? "->" : ".") + e.text;
     case ExprKind::Pop:

@@ -104,10 +104,14 @@ inline double relativeError(double a, double b, double floor = 1e-4) {
   return std::fabs(a - b) / std::max({std::fabs(a), std::fabs(b), floor});
 }
 
-// The fields of a std::pair, as a test's adjoint_fields gives those of its structs.
+// The fields of a std::pair and a std::tuple, as a test's adjoint_fields gives those of its structs.
 template <class A, class B>
 auto adjoint_fields(std::pair<A, B>& p) {
   return std::tie(p.first, p.second);
+}
+template <class... T>
+auto adjoint_fields(std::tuple<T...>& t) {
+  return std::apply([](auto&... fields) { return std::tie(fields...); }, t);
 }
 
 // A struct parameter (by value or const reference). The verifier reaches its floating fields
