@@ -5,7 +5,8 @@
 // templates, a constant table at namespace scope, pointer locals, pointer arithmetic and
 // pointer walks, std::vector and std::array parameters (indexed, at(), size(), range-based for,
 // std::accumulate, std::inner_product, *std::max_element, *std::min_element, std::transform, std::copy, std::fill),
-// lambdas named by a local, local structs and structs made by constructors, std::pair with structured bindings
+// lambdas named by a local, local structs and structs made by constructors, std::pair and std::tuple with structured
+// bindings
 // (also views of x as structs; passed whole to functions that return structs and to methods), const member functions
 // called on struct parameters and differentiated themselves (--fn SK::eval), results through references to locals,
 // switch (on integers and an enumeration), assignments inside expressions, scalars by reference, a user's rule reading
@@ -63,7 +64,9 @@ class Generator {
         << "struct Arm {\n  double length, angle;\n  double weight = 0.5;\n"
         << "  Arm(double l, const double& a) : length(l), angle(a) {}\n};\n"
         << "std::pair<double, double> tip(const Arm& arm) {\n"
-        << "  return {arm.length * std::cos(arm.angle), arm.weight * arm.length * std::sin(arm.angle)};\n}\n\n"
+        << "  return {arm.length * std::cos(arm.angle), arm.weight * arm.length * std::sin(arm.angle)};\n}\n"
+        << "std::tuple<double, double, int> tip3(double l, double a) {\n"
+        << "  return std::make_tuple(l * std::cos(a), l * std::sin(a), a > 1.0 ? 1 : 0);\n}\n\n"
         << "// The user's own rules: one reading the call's result, for a function with another name.\n"
         << "double squash(double x) { return x / std::sqrt(1 + x * x); }\n"
         << "double squash_again(double x) { return x / std::sqrt(1 + x * x); }\n"
@@ -134,6 +137,9 @@ class Generator {
     std::string lambda;       // a callable of one double (a lambda's local, q.mix), or ""
     int loops = 0;
     std::string bound = "n";  // trip count of counted loops
+    // Calls under ?:, && and ||: not in a kernel's loop, whose reverse would need a tape of the
+    // value the guarded call gives (device code has none; the tool says so).
+    bool guardedCalls = true;
   };
 
   int pick(int n) { return static_cast<int>(rng_() % static_cast<unsigned long>(n)); }
@@ -237,7 +243,8 @@ class Generator {
         if (helpers_.empty()) return "-(" + a + ")";
         // A call only its guard lets run (the guard is not needed for safety here, but the
         // derivative must follow it all the same).
-        if (chance(30)) return "(" + condition(s) + " ? " + any(helpers_) + "(" + a + ", " + b + ") : " + a + ")";
+        if (s.guardedCalls && chance(30))
+          return "(" + condition(s) + " ? " + any(helpers_) + "(" + a + ", " + b + ") : " + a + ")";
         return any(helpers_) + "(" + a + ", " + b + ")";
     }
   }
@@ -245,7 +252,7 @@ class Generator {
   std::string condition(const Scope& s) {
     if (!s.counters.empty() && chance(30)) return any(s.counters) + " % 2 == " + std::to_string(pick(2));
     std::string c = expr(s, 2) + (chance(50) ? " > " : " < ") + expr(s, 2);
-    if (helpers_.empty() || !chance(20)) return c;
+    if (helpers_.empty() || !s.guardedCalls || !chance(20)) return c;
     std::string call = any(helpers_) + "(" + leaf(s) + ", " + leaf(s) + ") > 0.25";
     return "(" + c + (chance(50) ? " && " : " || ") + call + ")";
   }
@@ -587,6 +594,7 @@ class Generator {
     std::string element = pointers ? "xr[c]" : "x[r * C + c]", store = pointers ? "yr[c]" : "y[r * C + c]";
     Scope s;
     s.scalars = {"a", "b"};
+    s.guardedCalls = false;  // (the body is a loop's)
     out += "  " + loop + " {\n    double a = " + element + ";\n    double b = p[c] * a;\n";
     std::string passed =
         chance(30) ? " + 0.125 * next_product(" + std::string(pointers ? "xr" : "x + r * C") + " + c, C - c)" : "";
@@ -697,11 +705,14 @@ class Generator {
       s.scalars.push_back("q.v");
     }
     if (chance(20)) {
-      // A struct made by its constructor, a std::pair returned by a call, bound by name or read by
-      // .first and std::get.
+      // A struct made by its constructor, a std::pair or std::tuple returned by a call, bound by
+      // name or read by .first and std::get.
       out += chance(50) ? "  Arm arm(a, 0.5 * b);\n" : "  Arm arm{" + expr(s, 2) + ", b};\n";
-      out += chance(50) ? "  auto [tx, ty] = tip(arm);\n"
-                        : "  std::pair<double, double> pt = tip(arm);\n  double tx = pt.first, ty = std::get<1>(pt);\n";
+      const char* results[] = {
+          "  auto [tx, ty] = tip(arm);\n",
+          "  std::pair<double, double> pt = tip(arm);\n  double tx = pt.first, ty = std::get<1>(pt);\n",
+          "  auto [tx, ty, side] = tip3(arm.length, arm.angle);\n  tx += 0.125 * side;\n"};
+      out += results[pick(3)];
       s.scalars.push_back("tx");
       s.scalars.push_back("ty");
     }
