@@ -254,6 +254,8 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
   }
   e = e->IgnoreParens();
   if (const auto* constant = dyn_cast<ConstantExpr>(e)) return convertExpr(constant->getSubExpr());  // case labels
+  // a field's default member initializer, where a braced list leaves the field out (S s = {a};)
+  if (const auto* d = dyn_cast<CXXDefaultInitExpr>(e)) return convertExpr(d->getExpr());
   if (isa<PseudoObjectExpr>(e) || isa<DeclRefExpr>(e))
     if (std::string builtin = cuda::builtinVariable(e); !builtin.empty())
       return ir::var(builtin, builtin == "warpSize" ? ir::Type::integer() : ir::Type::integer("unsigned int", true));

@@ -63,4 +63,19 @@ double constructed_energy(double m, double x, double v, double dt) {
 }
 // VERIFY: constructed_energy
 
+// An aggregate with default member initializers, its braced lists leaving fields out.
+struct Spring {
+  double k = 2.0;
+  double rest = 0.5;
+  double damping = 0.1;
+};
+
+double spring_energy(double stretch, double k) {
+  Spring soft = {k}, stiff{};
+  Spring tuned{k * k, stretch};
+  return 0.5 * soft.k * (stretch - soft.rest) * (stretch - soft.rest) + stiff.k * stretch * tuned.rest +
+         tuned.k * tuned.damping;
+}
+// VERIFY: spring_energy
+
 inline auto adjoint_fields(Vec3& v) { return std::tie(v.x, v.y, v.z); }
