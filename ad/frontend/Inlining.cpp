@@ -198,10 +198,12 @@ ir::ExprPtr Converter::inlineCall(const CallExpr* call, const FunctionDecl* def,
   if (object && objectType->isPointerType()) objectType = objectType->getPointeeType();  // this
   auto record = object ? convertType(objectType.getUnqualifiedType(), object->getSourceRange()) : std::nullopt;
   if (object && !record) return placeholder();
-  if (object)  // (a const method reads the object as it is: its fields need no copies)
+  if (object)  // (the object's fields themselves: a const method reads them, another assigns them)
     for (const auto& field : record->record->fields) self[field.first] = fieldOf(object, field.first);
   unsigned params = std::min(call->getNumArgs(), def->getNumParams());
   std::set<const VarDecl*> written;  // what the call may assign through references
+  if (const auto* m = dyn_cast<CXXMethodDecl>(def); object && m && !m->isConst())
+    written.insert(namedVariable(object));  // (null for `this`: arguments not named are copied anyway)
   for (unsigned i = 0; i < params; ++i)
     if (isOutputReference(def->getParamDecl(i)->getType()) || def->getParamDecl(i)->getType()->isPointerType())
       written.insert(namedVariable(call->getArg(i)));

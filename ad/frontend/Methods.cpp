@@ -1,7 +1,8 @@
 // Const member functions of structs of scalars (`double energy(double x) const`), called on a
 // struct parameter (`s.energy(x)`): each becomes a function of the translation unit,
 // `<Struct>_<method>`, taking the object by const reference as its first parameter, `self`, whose
-// fields its body reads (see Converter.h).
+// fields its body reads (see Converter.h). Called on a local struct, a method is inlined, and
+// one that is not const (`b.step(f, dt)`) assigns the local's fields.
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 
@@ -11,29 +12,41 @@ namespace adjoint::frontend::detail {
 
 namespace {
 
-// A method Adjoint differentiates: const, not virtual, of a struct, not a lambda's.
+// A method Adjoint differentiates: not virtual, of a struct, not a lambda's.
 bool differentiableMethod(const CXXMethodDecl* m) {
-  return m && m->isConst() && !m->isVirtual() && !m->getParent()->isLambda() && !m->isOverloadedOperator();
+  return m && !m->isVirtual() && !m->getParent()->isLambda() && !m->isOverloadedOperator();
 }
 
 }  // namespace
 
 bool Converter::isConstMethod(const FunctionDecl* fd) {
-  return differentiableMethod(dyn_cast_or_null<CXXMethodDecl>(fd));
+  const auto* m = dyn_cast_or_null<CXXMethodDecl>(fd);
+  return differentiableMethod(m) && m->isConst();
+}
+
+// Whether `object` is a local struct (a local per field), or the object of a method inlined on one.
+bool Converter::isLocalStruct(const Expr* object) const {
+  object = object->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(object)) return !thisFields_.empty();
+  const auto* ref = dyn_cast<DeclRefExpr>(object);
+  return ref && structLocals_.count(dyn_cast<VarDecl>(ref->getDecl()));
 }
 
 // object.method(args): the method's function called with the object first.
 ir::ExprPtr Converter::convertMethodCall(const CXXMemberCallExpr* call) {
   const CXXMethodDecl* method = call->getMethodDecl();
   if (!differentiableMethod(method))
-    return unsupportedExpr(call, "calls of member functions other than const, non-virtual ones are not supported",
-                           "make the member function const (it may read the object's fields), or call a free function");
+    return unsupportedExpr(call, "calls of virtual member functions and operators are not supported",
+                           "call a non-virtual member function, or a free function");
+  const Expr* self = call->getImplicitObjectArgument();
+  if (!method->isConst() && !isLocalStruct(self))
+    return unsupportedExpr(call, "a member function that is not const is called here on a struct that is not a local",
+                           "copy the struct into a local and call the member function on that, or make it const");
   const FunctionDecl* def = method->getDefinition();
   if (!def)
     return unsupportedExpr(call, "member function '" + method->getQualifiedNameAsString() + "' has no body here",
                            "define it in this translation unit");
   // On a local struct (a local per field) the method is inlined, its fields read where they are.
-  const Expr* self = call->getImplicitObjectArgument();
   std::string why = isStructParameter(self) ? inliningReason(call, def) : "its object is a local struct";
   if (!why.empty()) return inlineCall(call, def, self, why);
   ir::ExprPtr object = convertExpr(self);

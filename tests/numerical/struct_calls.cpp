@@ -97,6 +97,41 @@ double springs(const double* p, int n, double k) {
 }
 // VERIFY: springs n=5
 
+// Member functions that change their object, on local structs: a time step updating the state
+// in place (its argument reads the field it changes), one calling another through `this`, one
+// returning a value, and a const one reading the result.
+struct Oscillator {
+  double x, v;
+  double damping = 0.1;
+  void kick(double f, double dt) { v += dt * (f - damping * v); }
+  void step(double f, double dt) {
+    kick(f, dt);
+    x += dt * v;
+  }
+  double settle(double rate) {
+    double before = x;
+    x *= rate;
+    this->v *= rate;
+    return before - x;
+  }
+  void shift(double f) {
+    v *= 0.5;
+    x += f;
+  }
+  double energy() const { return 0.5 * v * v + 1 - std::cos(x); }
+};
+
+double oscillate(const double* forces, int n, double x0, double dt) {
+  Oscillator o{x0, 0.0};
+  for (int i = 0; i < n; ++i) o.step(forces[i] - std::sin(o.x), dt);
+  double lost = o.settle(0.9);
+  Oscillator copy = o;
+  copy.kick(copy.v + copy.x, dt);
+  copy.shift(copy.v);  // (f is v as it was before the call)
+  return o.energy() + lost + copy.v + copy.x;
+}
+// VERIFY: oscillate n=5
+
 // Helpers that return through references: scalar outputs, an in/out accumulator, an element of
 // an array, and a local struct updated in place.
 void to_polar(double x, double y, double& radius, double& angle) {

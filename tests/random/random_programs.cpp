@@ -50,7 +50,8 @@ class Generator {
         << "#pragma GCC diagnostic ignored \"-Wunused-but-set-variable\"\n\n"
         << "constexpr double kTable[4] = {0.5, -1.25, 2.0, 0.75};\n\n"
         << "enum class Phase { Rise, Hold, Fall, Rest };\n\n"
-        << "struct Pair {\n  double u, v;\n  double mix(double w) const { return u * std::sin(w) + v * this->u; }\n};\n"
+        << "struct Pair {\n  double u, v;\n  double mix(double w) const { return u * std::sin(w) + v * this->u; }\n"
+        << "  void scale(double s) {\n    u *= s;\n    v += 0.5 * this->u;\n  }\n};\n"
         << "inline auto adjoint_fields(Pair& p) { return std::tie(p.u, p.v); }\n\n"
         << "// Structs passed whole (the tool inlines these calls): returned by value, one with two returns,\n"
         << "// and results through references.\n"
@@ -696,11 +697,12 @@ class Generator {
                                     // x viewed as pairs of doubles (n >= 4: two whole pairs)
                                     "  Pair q = reinterpret_cast<const Pair*>(&x[0])[1];\n  q = {q.v * a, q.u + b};\n"};
       out += declarations[pick(s.vectors ? 2 : 3)];
-      // ... and passed whole: to a function returning a struct, to a method, updated by a call.
-      const char* whole[] = {"  q = turn(q, a);\n",
-                             "  {\n    Pair t = capped(turn(q, b), 1.25);\n    a += t.u * t.v;\n  }\n",
-                             "  a += 0.25 * q.mix(b);\n", "  b += 0.5 * turn(q, a).v;\n"};
-      if (chance(60)) out += whole[pick(4)];
+      // ... and passed whole: to a function returning a struct, to a method, updated by a call and
+      // by a method that changes it.
+      const char* whole[] = {
+          "  q = turn(q, a);\n", "  {\n    Pair t = capped(turn(q, b), 1.25);\n    a += t.u * t.v;\n  }\n",
+          "  a += 0.25 * q.mix(b);\n", "  b += 0.5 * turn(q, a).v;\n", "  q.scale(0.75 + 0.25 * std::sin(q.v));\n"};
+      if (chance(60)) out += whole[pick(5)];
       s.scalars.push_back("q.u");
       s.scalars.push_back("q.v");
     }
