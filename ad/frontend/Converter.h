@@ -181,6 +181,7 @@ class Converter {
   ir::StmtPtr convertAtomicAdd(const CallExpr* call);
   ir::ExprPtr convertAddress(const Expr* e);
   void convertDecl(const VarDecl* vd, ir::StmtList& out);
+  void flattenInitializer(const InitListExpr* list, const ir::Type& element, std::vector<ir::ExprPtr>& out);
   void declareDynamicShared(const VarDecl* vd, ir::StmtList& out);
   bool currentIsKernel_ = false;
   bool dynamicShared_ = false;  // the kernel being converted declared its extern __shared__ array

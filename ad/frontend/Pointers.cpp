@@ -138,6 +138,13 @@ std::optional<Converter::PointerValue> Converter::pointerValue(const Expr* e) {
     if (!count->getType()->isIntegerType() || (b->getOpcode() == BO_Sub && !pointerFirst)) return std::nullopt;
     return advance(pointerValue(pointer), convertExpr(count), b->getOpcode() == BO_Sub);
   }
+  // m[i] of a local `double m[N][M]` (one array of N * M elements): the start of row i, i * M.
+  if (const auto* row = dyn_cast<ArraySubscriptExpr>(e); row && ctx_.getAsConstantArrayType(row->getType())) {
+    auto rowLength =
+        static_cast<double>(ctx_.getConstantArrayElementCount(ctx_.getAsConstantArrayType(row->getType())));
+    return advance(pointerValue(row->getBase()), ir::mul(convertExpr(row->getIdx()), ir::number(rowLength, kOffset)),
+                   false);
+  }
   if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf) {
     const Expr* target = u->getSubExpr()->IgnoreParens();
     if (const auto* sub = dyn_cast<ArraySubscriptExpr>(target))

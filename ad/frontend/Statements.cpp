@@ -87,9 +87,7 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
   auto s = ir::at(ir::decl(localName(vd), *t, nullptr), loc(vd->getBeginLoc()));
   if (const Expr* init = vd->getInit()) {
     if (const auto* list = dyn_cast<InitListExpr>(init->IgnoreImplicit())) {
-      for (const Expr* e : list->inits()) s->args.push_back(convertExpr(e));
-      if (list->hasArrayFiller())
-        while (static_cast<int>(s->args.size()) < t->arraySize) s->args.push_back(ir::number(0, t->element()));
+      flattenInitializer(list, t->element(), s->args);
     } else if (t->arraySize > 0) {
       fail(init->getSourceRange(), "this array initializer is not supported", "use a braced list of values");
     } else {
@@ -97,6 +95,22 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
     }
   }
   out.push_back(s);
+}
+
+// The values of a braced list of an array, row after row for an array of arrays (`{{1, 2}, {3}}`
+// of `double m[2][2]`: 1, 2, 3, 0), the elements it leaves out zero.
+void Converter::flattenInitializer(const InitListExpr* list, const ir::Type& element, std::vector<ir::ExprPtr>& out) {
+  size_t start = out.size();
+  for (const Expr* e : list->inits()) {
+    const auto* row = dyn_cast<InitListExpr>(e->IgnoreImplicit());
+    if (row && row->getType()->isArrayType())
+      flattenInitializer(row, element, out);
+    else
+      out.push_back(convertExpr(e));
+  }
+  const auto* array = ctx_.getAsConstantArrayType(list->getType());
+  size_t length = array ? static_cast<size_t>(ctx_.getConstantArrayElementCount(array)) : out.size() - start;
+  while (out.size() - start < length) out.push_back(ir::number(0, element));
 }
 
 // `extern __shared__ float tile[];`: the launch's dynamic shared memory, as a shared pointer

@@ -12,6 +12,14 @@
 
 namespace adjoint::frontend::detail {
 
+namespace {
+
+const char* const kArraysOfArrays =
+    "pass a pointer to the first element (const double* a) and index it a[i * N + j]; local arrays of "
+    "arrays are supported";
+
+}  // namespace
+
 std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, bool allowVoid) {
   QualType canon = qt.getCanonicalType();
   if (const auto* e = canon->getAs<EnumType>(); e && !sm_.isInSystemHeader(e->getDecl()->getLocation()))
@@ -47,15 +55,16 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
   if (const auto* open = ctx_.getAsIncompleteArrayType(canon)) {  // extern __shared__ float tile[]: a pointer
     auto t = convertType(open->getElementType(), where);
     if (t && !t->isIndexed()) return t->pointerTo(false);
-    fail(where, "type '" + qt.getAsString() + "' is not supported", "use an array of scalars");
+    if (t) fail(where, "type '" + qt.getAsString() + "' is not supported", kArraysOfArrays);
     return std::nullopt;
   }
   if (canon->isStructureOrClassType()) return convertStruct(canon, where);
   bool pointer = false, constPointee = false;
   QualType elem = canon;
   if (const auto* arr = ctx_.getAsConstantArrayType(canon)) {
-    elem = arr->getElementType();
-    if (ctx_.getAsArrayType(elem)) {
+    // (a local T a[N][M] is one array of N * M elements, row after row: see Converter::rowStart)
+    elem = ctx_.getBaseElementType(canon);
+    if (ctx_.getAsArrayType(arr->getElementType()) && !ctx_.getAsConstantArrayType(arr->getElementType())) {
       fail(where, "multi-dimensional array '" + qt.getAsString() + "' is not supported",
            "use a one-dimensional array and compute the index");
       return std::nullopt;
@@ -64,6 +73,10 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
     pointer = true;
     elem = ptr->getPointeeType();
     constPointee = elem.isConstQualified();
+    if (elem->isArrayType()) {
+      fail(where, "a pointer to arrays ('" + qt.getAsString() + "') is not supported", kArraysOfArrays);
+      return std::nullopt;
+    }
   }
   const auto* builtin = elem->getAs<BuiltinType>();
   if (!builtin) {
@@ -83,7 +96,7 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
     t = ir::Type::of(ir::Scalar::Bool);
   else if (builtin->isInteger()) {
     QualType sugared = pointer ? qt->getPointeeType() : qt;
-    if (const auto* arr = ctx_.getAsConstantArrayType(qt)) sugared = arr->getElementType();
+    if (ctx_.getAsConstantArrayType(qt)) sugared = ctx_.getBaseElementType(qt);
     // A class's own name for it (std::vector<double>::size_type) by what it names (std::size_t).
     while (const auto* member = sugared->getAs<TypedefType>()) {
       if (!member->getDecl()->getDeclContext()->isRecord()) break;
@@ -100,7 +113,7 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
   }
   if (pointer) t = t.pointerTo(constPointee);
   if (const auto* arr = ctx_.getAsConstantArrayType(canon))
-    t.arraySize = static_cast<int>(arr->getSize().getZExtValue());
+    t.arraySize = static_cast<int>(ctx_.getConstantArrayElementCount(arr));
   return t;
 }
 

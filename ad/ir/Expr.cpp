@@ -272,7 +272,7 @@ ExprPtr deref(ExprPtr pointer) {
 
 PointerArg pointerArg(const ExprPtr& arg) {
   PointerArg p{arg, nullptr};
-  for (; isOp(*p.array, Op::Add) && p.array->operands[0]->type.pointer; p.array = p.array->operands[0])
+  for (; isOp(*p.array, Op::Add) && p.array->operands[0]->type.isIndexed(); p.array = p.array->operands[0])
     p.offset = p.offset ? add(p.array->operands[1], p.offset) : p.array->operands[1];
   return p;
 }

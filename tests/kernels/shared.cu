@@ -40,3 +40,15 @@ __global__ void warp_centered(const double* x, double* y, int n) {
   int other = (threadIdx.x / 32 + 1) % (blockDim.x / 32);
   if (i < n) y[i] = (v - means[threadIdx.x / 32]) * scales[other];
 }
+
+// A transpose through a two-dimensional shared tile of 8 x 8 (rows padded to 9 against bank
+// conflicts), squared: the tile is one array of 72 elements, row after row.
+// KERNEL: tile_transpose grid=4 block=64 x=[256] y=[256] n=16
+__global__ void tile_transpose(const float* x, float* y, int n) {
+  __shared__ float tile[8][9];
+  int tx = threadIdx.x % 8, ty = threadIdx.x / 8;
+  int bx = blockIdx.x % 2, by = blockIdx.x / 2;
+  tile[ty][tx] = x[(by * 8 + ty) * n + bx * 8 + tx];
+  __syncthreads();
+  y[(bx * 8 + ty) * n + by * 8 + tx] = tile[tx][ty] * tile[tx][ty];
+}

@@ -1,4 +1,5 @@
-// Arrays: pointer parameters read and written at computed indices, local arrays, overwrites.
+// Arrays: pointer parameters read and written at computed indices, local arrays (of arrays too),
+// overwrites.
 #include <cmath>
 
 double dot(const double* a, const double* b, int n) {
@@ -88,3 +89,31 @@ double unsigned_counter(const double* x, std::size_t n) {
   return s;
 }
 // VERIFY: unsigned_counter n=9
+
+// Local arrays of arrays (a rotation matrix, a small grid): one array row after row, indexed
+// m[i][j], initialized by nested lists (rows and elements left out are zero), rows passed to a
+// function (m[1]) and read through (*m[0]); integer tables too.
+static double row_norm(const double* row, int n) {
+  double s = 0;
+  for (int j = 0; j < n; ++j) s += row[j] * row[j];
+  return std::sqrt(s);
+}
+
+double grid_energy(double angle, const double* w, int n) {
+  double rot[2][2] = {{std::cos(angle), -std::sin(angle)}, {std::sin(angle), std::cos(angle)}};
+  double grid[3][4] = {{w[0], w[1]}, {angle}};
+  const int weights[2][3] = {{1, 2, 3}, {4, 5, 6}};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j) grid[i][j] += w[(i * 4 + j) % n] * rot[i % 2][j % 2];
+  for (int i = 1; i < 3; ++i)
+    for (int j = 0; j < 4; ++j) grid[i][j] = std::tanh(grid[i - 1][j] * weights[i - 1][j % 3]) + grid[i][j];
+  return row_norm(grid[2], 4) + *grid[1] * rot[1][0] + row_norm(&grid[0][1], 3);
+}
+// VERIFY: grid_energy n=5
+
+// A local array passed on at an offset (it was "must point into an array variable").
+double shifted_sum(double x) {
+  double v[4] = {x, 2 * x, x * x, 1};
+  return row_norm(v + 1, 3);
+}
+// VERIFY: shifted_sum

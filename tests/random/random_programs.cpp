@@ -730,6 +730,13 @@ class Generator {
       out += "  a += 0.125 * std::sin(std::accumulate(xs.begin(), xs.end(), 0.0));\n";
     }
     if (chance(15)) {
+      // A local array of arrays: nested lists, rows updated from each other.
+      out +=
+          "  double g[2][3] = {{a, b}, {x[0], a * b, 0.5}};\n"
+          "  for (int r = 0; r < 2; ++r) g[r][2] += std::sin(g[r][0] * g[1 - r][1]);\n"
+          "  a += 0.125 * (g[0][2] + g[1][2]);\n";
+    }
+    if (chance(15)) {
       // Results through references to locals.
       out += "  double lo = 0, hi = 0;\n  spread(" + expr(s, 2) + ", lo, hi);\n";
       s.scalars.push_back("lo");
