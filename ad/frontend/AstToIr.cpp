@@ -310,6 +310,8 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
   if (const auto* op = dyn_cast<CXXOperatorCallExpr>(e);
       op && op->getOperator() == OO_Call && isLambdaCallOperator(op->getDirectCallee()))
     return convertLambdaCall(op);
+  if (const auto* op = dyn_cast<CXXOperatorCallExpr>(e); op && op->getOperator() == OO_Call)
+    return convertFunctionObjectCall(op);
   if (const auto* call = dyn_cast<CallExpr>(e)) return convertCall(call);
   if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) return convertExpr(m->getSubExpr());
   // A template's value parameter (BLOCK of template <int BLOCK>): the instantiation's constant.

@@ -269,6 +269,7 @@ class Converter {
   std::string inliningReason(const CallExpr* call, const FunctionDecl* fd) const;
   bool isStructParameter(const Expr* e) const;
   bool isLocalStruct(const Expr* object) const;
+  ir::ExprPtr convertFunctionObjectCall(const CXXOperatorCallExpr* call);
   ir::ExprPtr inlineCall(const CallExpr* call, const FunctionDecl* def, const Expr* object, const std::string& why);
   void bindParameter(const FunctionDecl* def, const ParmVarDecl* p, const Expr* arg,
                      const std::set<const VarDecl*>& written, ir::StmtList& out);

@@ -50,6 +50,12 @@ bool changes(const Stmt* body, const ParmVarDecl* p) {
   return changed;
 }
 
+// What the locals of an inlined call are named after: the callee (`rotate_result_x`), `call` for
+// a function object's operator() (`call_value`).
+std::string inlinedName(const FunctionDecl* def) {
+  return def->getOverloadedOperator() == OO_Call ? "call" : def->getNameAsString();
+}
+
 // Whether the function's only return is its body's last statement (or it has none): inlined, its
 // body runs to the end and its result is the value of that return.
 bool returnsAtEnd(const FunctionDecl* def) {
@@ -110,7 +116,7 @@ void Converter::renameCalleeLocals(const FunctionDecl* def) {
 void Converter::bindParameter(const FunctionDecl* def, const ParmVarDecl* p, const Expr* arg,
                               const std::set<const VarDecl*>& written, ir::StmtList& out) {
   QualType t = p->getType(), value = t.getNonReferenceType();
-  std::string callee = def->getNameAsString();
+  std::string callee = inlinedName(def);
   std::string name = p->getName().empty() ? "unnamed" : p->getNameAsString();
   ir::SourceLoc at = loc(arg->getBeginLoc());
   // A parameter the body never changes names the argument's variables themselves where they are
@@ -200,17 +206,20 @@ ir::ExprPtr Converter::inlineCall(const CallExpr* call, const FunctionDecl* def,
   if (object && !record) return placeholder();
   if (object)  // (the object's fields themselves: a const method reads them, another assigns them)
     for (const auto& field : record->record->fields) self[field.first] = fieldOf(object, field.first);
-  unsigned params = std::min(call->getNumArgs(), def->getNumParams());
+  // (an operator called as a member, f(x): its object is the first argument)
+  unsigned objectArgs = isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(def) ? 1 : 0;
+  unsigned params = std::min(call->getNumArgs() - objectArgs, def->getNumParams());
   std::set<const VarDecl*> written;  // what the call may assign through references
   if (const auto* m = dyn_cast<CXXMethodDecl>(def); object && m && !m->isConst())
     written.insert(namedVariable(object));  // (null for `this`: arguments not named are copied anyway)
   for (unsigned i = 0; i < params; ++i)
     if (isOutputReference(def->getParamDecl(i)->getType()) || def->getParamDecl(i)->getType()->isPointerType())
-      written.insert(namedVariable(call->getArg(i)));
-  for (unsigned i = 0; i < params; ++i) bindParameter(def, def->getParamDecl(i), call->getArg(i), written, before);
+      written.insert(namedVariable(call->getArg(objectArgs + i)));
+  for (unsigned i = 0; i < params; ++i)
+    bindParameter(def, def->getParamDecl(i), call->getArg(objectArgs + i), written, before);
   renameCalleeLocals(def);
   InlinedCall inlined{def, *type, {}, returnsAtEnd(def)};
-  std::string base = def->getNameAsString();
+  std::string base = inlinedName(def);
   auto result = [&](const std::string& suffix, const ir::Type& t) {
     std::string local = freshName(base + "_" + suffix);  // rotate_result_x, energy_value
     if (!inlined.returnsAtEnd) before.push_back(ir::at(ir::decl(local, t, ir::number(0, t)), at));

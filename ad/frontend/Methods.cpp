@@ -61,6 +61,23 @@ ir::ExprPtr Converter::convertMethodCall(const CXXMemberCallExpr* call) {
   return ir::call(irName(def), args, *type);
 }
 
+// f(x) of a function object `f` (a struct whose operator() the program defines): the operator
+// inlined on the object, as a method called on a local struct is.
+ir::ExprPtr Converter::convertFunctionObjectCall(const CXXOperatorCallExpr* call) {
+  const auto* method = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+  const FunctionDecl* def = method ? method->getDefinition() : nullptr;
+  if (!def || method->isVirtual() || !isOwnDifferentiated(def))
+    return unsupportedExpr(call, "this call of a function object is not supported",
+                           "define a non-virtual operator() in the struct, in this translation unit");
+  const Expr* object = call->getArg(0);
+  if (!method->isConst() && !isLocalStruct(object))
+    return unsupportedExpr(call,
+                           "a function object whose operator() is not const is called here on a struct that is "
+                           "not a local",
+                           "copy the struct into a local and call that, or make its operator() const");
+  return inlineCall(call, def, object, "a function object's operator()");
+}
+
 // The method's function takes the object first, as `self` (by const reference).
 void Converter::addSelfParam(const FunctionDecl* fd, ir::Function& f) {
   const auto* m = cast<CXXMethodDecl>(fd);

@@ -1,5 +1,6 @@
 // Lambdas named by a local and called by that name: without captures, capturing scalars by value
-// and by reference, capturing arrays and containers, calling each other, and generic ones.
+// and by reference, capturing arrays and containers, calling each other, and generic ones; and
+// function objects.
 #include <cmath>
 #include <vector>
 
@@ -44,3 +45,34 @@ void scatter_squares(const std::vector<double>& x, std::vector<double>& out) {
   for (std::size_t i = 0; i < x.size(); ++i) put(i, std::sin(x[i]));
 }
 // VERIFY: scatter_squares changed=1
+
+// Function objects: structs with an operator(), const (reading its fields) or not (accumulating
+// into them), called on locals, on a temporary and on a parameter.
+#include <tuple>
+
+struct Quadratic {
+  double k, c;
+  double operator()(double x) const { return k * x * x + c * std::sin(x); }
+};
+
+struct SquaresSum {
+  double total = 0;
+  void operator()(double x) { total += x * x; }
+};
+
+double functors(const double* x, int n, double k) {
+  Quadratic q{k, 0.5};
+  SquaresSum squares;
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    s += q(x[i]);
+    squares(x[i] * k);
+  }
+  return s + squares.total + Quadratic{2.0, k}(x[0]);
+}
+// VERIFY: functors n=5
+
+double functor_parameter(const Quadratic& q, double x) { return q(x) * q(2 * x); }
+// VERIFY: functor_parameter
+
+inline auto adjoint_fields(Quadratic& q) { return std::tie(q.k, q.c); }

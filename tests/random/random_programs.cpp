@@ -5,8 +5,8 @@
 // templates, a constant table at namespace scope, pointer locals, pointer arithmetic and
 // pointer walks, std::vector and std::array parameters (indexed, at(), size(), range-based for,
 // std::accumulate, std::inner_product, *std::max_element, *std::min_element, std::transform, std::copy, std::fill),
-// lambdas named by a local, local structs and structs made by constructors, std::pair and std::tuple with structured
-// bindings
+// lambdas named by a local and function objects, local structs and structs made by constructors, std::pair and
+// std::tuple with structured bindings, local arrays of arrays
 // (also views of x as structs; passed whole to functions that return structs and to methods), const member functions
 // called on struct parameters and differentiated themselves (--fn SK::eval), results through references to locals,
 // switch (on integers and an enumeration), assignments inside expressions, scalars by reference, a user's rule reading
@@ -66,6 +66,7 @@ class Generator {
         << "  Arm(double l, const double& a) : length(l), angle(a) {}\n};\n"
         << "std::pair<double, double> tip(const Arm& arm) {\n"
         << "  return {arm.length * std::cos(arm.angle), arm.weight * arm.length * std::sin(arm.angle)};\n}\n"
+        << "struct Bend {\n  double k;\n  double operator()(double u) const { return std::sin(u * k) + 0.5 * u; }\n};\n"
         << "std::tuple<double, double, int> tip3(double l, double a) {\n"
         << "  return std::make_tuple(l * std::cos(a), l * std::sin(a), a > 1.0 ? 1 : 0);\n}\n\n"
         << "// The user's own rules: one reading the call's result, for a function with another name.\n"
@@ -743,9 +744,12 @@ class Generator {
       s.scalars.push_back("hi");
     }
     if (chance(25)) {
-      // A lambda capturing b by value or by reference (it reads b as it is at each call).
-      out += std::string("  auto bend = [") + (chance(50) ? "b" : "&") +
-             "](double u) { return std::sin(u * b) + 0.5 * u; };\n" + "  a += 0.125 * bend(a);\n";
+      // A lambda capturing b by value or by reference (it reads b as it is at each call), or a
+      // function object holding b.
+      const char* captures[] = {"  auto bend = [b](double u) { return std::sin(u * b) + 0.5 * u; };\n",
+                                "  auto bend = [&](double u) { return std::sin(u * b) + 0.5 * u; };\n",
+                                "  Bend bend{b};\n"};
+      out += std::string(captures[pick(3)]) + "  a += 0.125 * bend(a);\n";
       s.lambda = "bend";
     }
     if (chance(30) && !s.vectors) {
