@@ -88,8 +88,8 @@ void Converter::declareStructLocal(const VarDecl* vd, const ir::Type& type, ir::
 }
 
 // s.f of a struct expression: a scalarized local's field local, a field of an element pointed to
-// (x4[i].y, *p, __ldg(x4 + i)), an argument of make_float4 or of a braced list, or a parameter's
-// field.
+// (x4[i].y, *p, __ldg(x4 + i)), an argument of make_float4, std::make_tuple, a braced list or a
+// constructor, or a parameter's field.
 ir::ExprPtr Converter::fieldOf(const Expr* object, const std::string& field) {
   object = structValue(object)->IgnoreParenImpCasts();
   if (const RecordDecl* record = object->getType()->getAsRecordDecl(); record && isStdTuple(record))
@@ -190,14 +190,14 @@ ir::ExprPtr Converter::madeTupleField(const Expr* tuple, const std::string& fiel
 }
 
 // auto [r, t] = polar(x, y);  const auto& [m, v] = p;  -> the k-th name is the struct's k-th field
-// (of a std::pair: first, second). A copy is a local per name; a reference to a struct the
+// (of a std::pair: first, second; of a std::tuple: element k). A copy is a local per name; a reference to a struct the
 // function names (a local, a parameter, an element) is that struct's fields themselves.
 void Converter::declareBindings(const DecompositionDecl* dd, ir::StmtList& out) {
   auto type = convertType(dd->getType().getNonReferenceType(), dd->getSourceRange());
   if (!type) return;
   if (!type->isStruct()) {
     fail(dd->getSourceRange(), "a structured binding of this type is not supported",
-         "bind the fields of a struct or of a std::pair");
+         "bind the fields of a struct, a std::pair or a std::tuple");
     return;
   }
   const Expr* init = dd->getInit();

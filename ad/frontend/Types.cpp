@@ -62,7 +62,7 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
   bool pointer = false, constPointee = false;
   QualType elem = canon;
   if (const auto* arr = ctx_.getAsConstantArrayType(canon)) {
-    // (a local T a[N][M] is one array of N * M elements, row after row: see Converter::rowStart)
+    // (a local T a[N][M] is one array of N * M elements, row after row: see Converter::pointerValue)
     elem = ctx_.getBaseElementType(canon);
     if (ctx_.getAsArrayType(arr->getElementType()) && !ctx_.getAsConstantArrayType(arr->getElementType())) {
       fail(where, "multi-dimensional array '" + qt.getAsString() + "' is not supported",
@@ -292,8 +292,8 @@ std::optional<ir::Type> Converter::convertStruct(QualType qt, SourceRange where)
       fail(library ? where : field->getSourceRange(),
            library ? "type '" + name + "' is not supported"
                    : "field '" + field->getNameAsString() + "' of '" + name + "' is not a scalar",
-           library ? "Adjoint differentiates structs of float, double, integer and bool fields and std::pair; index "
-                     "containers (x[i]) rather than iterate over them"
+           library ? "Adjoint differentiates structs of float, double, integer and bool fields, std::pair and "
+                     "std::tuple; index containers (x[i]) rather than iterate over them"
                    : "Adjoint differentiates structs of float, double, integer and bool fields");
       return std::nullopt;
     }

@@ -18,7 +18,7 @@ struct StructInfo {
   std::string name;                // as the generated code spells it: "Params", "ns::Mode"
   std::string keyword = "struct";  // "class", "enum", "enum class"
   std::string definition;          // its definition, inside its namespaces, copied into generated code
-  std::string header;              // or the standard header that defines it: "<utility>" for std::pair
+  std::string header;              // or the standard header defining it: <utility> (std::pair), <tuple>
   std::string declaration;         // what a header declares: "struct Params;", "enum class Mode;"
   std::vector<std::pair<std::string, std::shared_ptr<const Type>>> fields;
   bool hasFloatingField() const;
