@@ -745,12 +745,14 @@ class Generator {
     }
     if (chance(25)) {
       // A lambda capturing b by value or by reference (it reads b as it is at each call), or a
-      // function object holding b.
+      // function object holding b (inlined where it is called: only in a statement of its own,
+      // not where expressions may put it, under ?: or in a loop's condition).
+      int form = pick(3);
       const char* captures[] = {"  auto bend = [b](double u) { return std::sin(u * b) + 0.5 * u; };\n",
                                 "  auto bend = [&](double u) { return std::sin(u * b) + 0.5 * u; };\n",
                                 "  Bend bend{b};\n"};
-      out += std::string(captures[pick(3)]) + "  a += 0.125 * bend(a);\n";
-      s.lambda = "bend";
+      out += std::string(captures[form]) + "  a += 0.125 * bend(a);\n";
+      if (form < 2) s.lambda = "bend";
     }
     if (chance(30) && !s.vectors) {
       out += "  const double* xr = x + 1;\n  a += 0.125 * std::sin(xr[0]);\n";
