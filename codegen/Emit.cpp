@@ -88,6 +88,16 @@ bool usesTape(const std::vector<Function>& fs) {
   return found;
 }
 
+// Whether the functions declare a std::vector local (a tape, or a vector of the user's).
+bool usesVectorLocal(const std::vector<Function>& fs) {
+  bool found = false;
+  for (const Function& f : fs)
+    walk(f.body, [&](const Stmt& s) {
+      found |= s.kind == StmtKind::Decl && (s.type.tape || s.type.container == "std::vector");
+    });
+  return found;
+}
+
 // Whether the functions keep a user's assert(c).
 bool usesAssert(const std::vector<Function>& fs) {
   bool found = false;
@@ -227,7 +237,7 @@ void emitPreamble(std::ostringstream& src, const Module& original, const std::ve
   all.insert(all.end(), derivatives.begin(), derivatives.end());
   if (!options.headerName.empty()) src << "#include \"" << options.headerName << "\"\n\n";
   src << (usesAssert(all) ? "#include <cassert>\n" : "") << "#include <cmath>\n"
-      << (tape ? "#include <vector>\n" : "") << "\n";
+      << (usesVectorLocal(all) ? "#include <vector>\n" : "") << "\n";
   if (isCuda(derivatives))
     src << "#include \"adjoint/cuda.h\"\n"
         << (usesCublas(derivatives) ? "#include \"adjoint/cublas.h\"\n" : "")

@@ -8,14 +8,36 @@ using namespace ir;
 
 namespace {
 
-// The variables whose values `e` reads: a container's size() reads none (code that is
-// differentiated writes a container's elements, never its size).
-std::set<std::string> valuesRead(const ExprPtr& e) {
-  if (e->kind == ExprKind::Member && e->operands[0]->type.isContainer()) return {};
+// The variables whose values `e` reads: a container's size() reads none (writing an element does
+// not change it), save in `grown`, the vectors a loop's body grows.
+std::set<std::string> valuesRead(const ExprPtr& e, const std::set<std::string>& grown) {
+  if (e->kind == ExprKind::Member && e->operands[0]->type.isContainer()) {
+    const std::string& container = rootName(*e->operands[0]);
+    return grown.count(container) ? std::set<std::string>{container} : std::set<std::string>{};
+  }
   if (e->kind == ExprKind::Var) return {e->text};
   std::set<std::string> out;
-  for (const ExprPtr& op : e->operands) out.merge(valuesRead(op));
+  for (const ExprPtr& op : e->operands) out.merge(valuesRead(op, grown));
   return out;
+}
+
+std::set<std::string> grownVectors(const StmtList& body) {
+  std::set<std::string> names;
+  walk(body, [&](const Stmt& s) {
+    if (s.kind == StmtKind::Eval && isAppend(*s.expr)) names.insert(s.expr->operands[0]->text);
+  });
+  return names;
+}
+
+// Whether the loop's body leaves the values `e` reads alone.
+bool invariantIn(const StmtList& body, std::initializer_list<ExprPtr> exprs) {
+  std::set<std::string> written = assignedVariables(body);
+  std::set<std::string> grown = grownVectors(body);
+  written.insert(grown.begin(), grown.end());
+  for (const ExprPtr& e : exprs)
+    for (const std::string& v : valuesRead(e, grown))
+      if (written.count(v)) return false;
+  return true;
 }
 
 }  // namespace
@@ -55,9 +77,7 @@ bool asCountedLoop(const Stmt& s, CountedLoop& out) {
     jumps |= x.kind == StmtKind::Break || x.kind == StmtKind::Continue || x.kind == StmtKind::Return;
   });
   if (jumps || written.count(i)) return false;
-  for (const ExprPtr& e : {init.expr, bound, step.expr})
-    for (const std::string& v : valuesRead(e))
-      if (written.count(v)) return false;
+  if (!invariantIn(s.body, {init.expr, bound, step.expr})) return false;
   out = CountedLoop{i,
                     init.type,
                     init.expr,
@@ -115,11 +135,7 @@ bool asReversedStridedLoop(const Stmt& s, CountedLoop& forward) {
     return false;
   ExprPtr last = quotient.operands[0]->operands[0];
   bool exclusive = isOp(*last, Op::Sub) && isOne(last->operands[1]);
-  std::set<std::string> written = assignedVariables(s.body);
-  for (const ExprPtr& e : {first, last, stride})
-    for (const std::string& v : valuesRead(e))
-      if (written.count(v)) return false;
-  if (written.count(i)) return false;
+  if (!invariantIn(s.body, {first, last, stride}) || assignedVariables(s.body).count(i)) return false;
   forward = CountedLoop{i, s.init->type, first, exclusive ? last->operands[0] : last, true, !exclusive, stride};
   return true;
 }

@@ -166,6 +166,16 @@ class TangentBuilder {
         assignment(s, out);
         return;
       case StmtKind::Eval: {
+        if (s->expr->kind == ExprKind::Member) {  // a vector grows (or reserves), and so does its tangent
+          const ExprPtr& vector = s->expr->operands[0];
+          if (activeVar(vector->text, vector->type)) {
+            auto grown = std::make_shared<Expr>(*s->expr);
+            grown->operands[0] = var(naming::tangentOf(vector->text), vector->type);
+            out.push_back(at(eval(grown), s->loc));
+          }
+          out.push_back(s);
+          return;
+        }
         ExprPtr jvp = s->expr->kind == ExprKind::Call && m_.find(s->expr->text) ? callTangent(*s->expr) : nullptr;
         // The callee's jvp also computes what the call computes (its outputs and their tangents).
         out.push_back(jvp && jvp->kind == ExprKind::Call ? at(eval(jvp), s->loc) : s);

@@ -13,7 +13,8 @@ namespace {
 
 // Whether `s` overwrites a value (an assignment, or a declaration run once per loop iteration).
 bool isOverwrite(const Stmt& s, bool inLoop) {
-  return s.kind == StmtKind::Assign || (s.kind == StmtKind::Decl && inLoop && (s.expr || !s.args.empty()));
+  return (s.kind == StmtKind::Assign && !s.firstWrite) ||
+         (s.kind == StmtKind::Decl && inLoop && (s.expr || !s.args.empty()));
 }
 
 using Names = std::set<std::string>;

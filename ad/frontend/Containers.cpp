@@ -14,6 +14,11 @@ ir::ExprPtr lengthOf(const ir::ExprPtr& values) {
   return values->type.arraySize > 0 ? ir::number(values->type.arraySize, sizeType()) : ir::containerSize(values);
 }
 
+// v[v.size() - 1], as v.back() reads it.
+ir::ExprPtr lastOf(const ir::ExprPtr& vector) {
+  return ir::index(vector, ir::binary(ir::Op::Sub, lengthOf(vector), ir::number(1, sizeType())));
+}
+
 ir::StmtPtr countedLoop(const std::string& k, const ir::ExprPtr& length, ir::StmtList body) {
   ir::ExprPtr counter = ir::var(k, sizeType());
   return ir::forStmt(ir::decl(k, sizeType(), ir::number(0, sizeType())), ir::binary(ir::Op::Lt, counter, length),
@@ -27,8 +32,8 @@ ir::ExprPtr Converter::convertSubscript(const CXXOperatorCallExpr* op) {
 }
 
 // The methods that read a container: size(), empty(), at(i) (x[i]: the bounds check is the
-// forward's, which ran first), front() and back(). Others change its size, which the adjoint
-// (a container of the same size, given by the caller) cannot follow.
+// forward's, which ran first), front() and back(). Those that grow a local vector are statements
+// (lowerGrowth); others change its size in ways the reverse sweep does not follow.
 ir::ExprPtr Converter::convertContainerCall(const CXXMemberCallExpr* call) {
   std::string name = call->getMethodDecl()->getNameAsString();
   ir::ExprPtr object = convertExpr(call->getImplicitObjectArgument());
@@ -37,7 +42,7 @@ ir::ExprPtr Converter::convertContainerCall(const CXXMemberCallExpr* call) {
   if (name == "empty") return ir::binary(ir::Op::Eq, size, ir::number(0, sizeType()));
   if (name == "at" && call->getNumArgs() == 1) return ir::index(object, convertExpr(call->getArg(0)->IgnoreImpCasts()));
   if (name == "front") return ir::index(object, ir::number(0, sizeType()));
-  if (name == "back") return ir::index(object, ir::binary(ir::Op::Sub, size, ir::number(1, sizeType())));
+  if (name == "back") return lastOf(object);
   return unsupportedExpr(call, "'" + name + "' on a " + object->type.container + " is not supported here",
                          "differentiated code reads and writes the elements of containers it is given (x[i], "
                          "x.at(i), x.size()); size them before the call");
@@ -52,6 +57,11 @@ ir::Type localContainer(const ir::Type& container) {
   ir::Type vector = container;
   vector.pointer = vector.constPointee = false;
   return vector;
+}
+
+static bool isEmptyList(const Expr* init) {
+  const auto* list = dyn_cast_or_null<InitListExpr>(init);
+  return list && list->getNumInits() == 0;
 }
 
 // A local std::array is an array of its length (`std::array<double, 3> a{}` is `double a[3] = {}`);
@@ -76,6 +86,10 @@ void Converter::declareContainer(const VarDecl* vd, ir::StmtList& out) {
     out.push_back(ir::at(
         countedLoop(k->text, lengthOf(local), {ir::assign(ir::index(local, k), ir::Op::Assign, ir::index(source, k))}),
         d->loc));
+  } else if (t.isContainer() && ((construct && args.empty()) || isEmptyList(init))) {
+    // std::vector<double> v; (or v{}): empty, grown by push_back.
+    if (!vectorAtTopLevel(vd, t)) return;
+    out.push_back(d);
   } else if (t.arraySize > 0) {
     if (initializeArray(init, *d)) out.push_back(d);
   } else if ((args.size() == 1 || args.size() == 2) && args[0]->getType()->isIntegerType()) {
@@ -121,6 +135,50 @@ bool Converter::vectorAtTopLevel(const VarDecl* vd, const ir::Type& local) {
   fail(vd->getSourceRange(), "a std::vector declared inside a loop or branch is not supported",
        "declare it at the start of the function, sized for every use");
   return false;
+}
+
+// v.push_back(e), v.emplace_back(e), v.emplace_back() and v.reserve(n) on a local std::vector.
+bool Converter::isGrowth(const CallExpr* call) const {
+  const auto* m = dyn_cast_or_null<CXXMemberCallExpr>(call);
+  if (!m || !standardContainer(m->getImplicitObjectArgument()->getType())) return false;
+  std::string name = m->getMethodDecl()->getNameAsString();
+  return name == "push_back" || name == "emplace_back" || name == "reserve";
+}
+
+// v.push_back(e) is `v.emplace_back(); v[v.size() - 1] = e;`: the element grows as a zero the
+// assignment then sets, so that its derivative is an assignment's, and the reverse sweep undoes the
+// growth (v.pop_back()) where the forward did it, which keeps v.size() in the reverse what it was at
+// each statement of the forward. A value that reads v itself is taken before v grows.
+void Converter::lowerGrowth(const CXXMemberCallExpr* call, ir::StmtList& out) {
+  ir::ExprPtr vector = convertExpr(call->getImplicitObjectArgument());
+  std::string name = call->getMethodDecl()->getNameAsString();
+  if (vector->kind != ir::ExprKind::Var || vector->type.pointer) {
+    fail(call->getSourceRange(), "'" + name + "' on a std::vector that is not a local variable is not supported",
+         "grow a local std::vector and copy it into the caller's, or size the caller's before the call");
+    return;
+  }
+  ir::SourceLoc at = loc(call->getBeginLoc());
+  if (name == "reserve") {
+    out.push_back(ir::at(ir::eval(ir::reserve(vector, convertExpr(call->getArg(0)))), at));
+    return;
+  }
+  if (call->getNumArgs() > 1) {
+    fail(call->getSourceRange(), "'" + name + "' with more than one argument is not supported",
+         "push the element's value: v.push_back(x)");
+    return;
+  }
+  ir::ExprPtr value = call->getNumArgs() == 1 ? convertExpr(call->getArg(0)) : nullptr;
+  if (value && ir::reads(value, vector->text)) {
+    std::string before = freshName("pushed");
+    out.push_back(ir::at(ir::decl(before, value->type, value), at));
+    value = ir::var(before, value->type);
+  }
+  out.push_back(ir::at(ir::eval(ir::appendElement(vector)), at));
+  if (value && !ir::isZero(value)) {
+    ir::StmtPtr set = ir::assign(lastOf(vector), ir::Op::Assign, value);
+    set->firstWrite = true;
+    out.push_back(ir::at(set, at));
+  }
 }
 
 // A container parameter passed by value is read only in the derivatives, which take it by const

@@ -169,6 +169,19 @@ ExprPtr containerSize(ExprPtr container) {
   return method(std::move(container), "size()", Type::integer("std::size_t", true));
 }
 
+ExprPtr appendElement(ExprPtr vector) { return method(std::move(vector), "emplace_back()", Type::of(Scalar::Void)); }
+ExprPtr dropLastElement(ExprPtr vector) { return method(std::move(vector), "pop_back()", Type::of(Scalar::Void)); }
+// (A Member of more than one operand prints as the method called with the others.)
+ExprPtr reserve(ExprPtr vector, ExprPtr count) {
+  return make(ExprKind::Member, Type::of(Scalar::Void), "reserve", {std::move(vector), std::move(count)});
+}
+
+static bool isContainerMethod(const Expr& e, const char* name) {
+  return e.kind == ExprKind::Member && e.operands[0]->type.isContainer() && e.text == name;
+}
+bool isAppend(const Expr& e) { return isContainerMethod(e, "emplace_back()"); }
+bool isReserve(const Expr& e) { return isContainerMethod(e, "reserve"); }
+
 ExprPtr member(ExprPtr base, const std::string& field) {
   Type t = Type::of(Scalar::Double);
   if (base->type.record)

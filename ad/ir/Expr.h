@@ -94,6 +94,15 @@ ExprPtr top(ExprPtr tape);
 ExprPtr method(ExprPtr object, const std::string& call, const Type& type);
 // x.size() (a std::size_t).
 ExprPtr containerSize(ExprPtr container);
+// A local std::vector growing by one element (x.emplace_back(), the new element zero) and
+// shrinking by its last (x.pop_back(), what the reverse sweep does where the forward grew it), and
+// x.reserve(n), which changes no value.
+ExprPtr appendElement(ExprPtr vector);
+ExprPtr dropLastElement(ExprPtr vector);
+ExprPtr reserve(ExprPtr vector, ExprPtr count);
+// Whether e is one of those on a container (Eval statements).
+bool isAppend(const Expr& e);
+bool isReserve(const Expr& e);
 
 // Arithmetic with folding of literal zeros and ones.
 ExprPtr add(ExprPtr a, ExprPtr b);

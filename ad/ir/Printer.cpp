@@ -93,8 +93,14 @@ std::string print(const Expr& e) {
     case ExprKind::Member:
       if (e.operands[0]->type.record && e.operands[0]->type.record->header == "<tuple>")  // field k: std::get<k>
         return "std::get<" + e.text + ">(" + (e.operands[0]->type.pointer ? "*" : "") + print(*e.operands[0]) + ")";
-      return wrap(*e.operands[0], kPrimary) +
-             (e.operands[0]->type.pointer && !e.operands[0]->type.isContainer() ? "->" : ".") + e.text;
+      {
+        std::string access = wrap(*e.operands[0], kPrimary) +
+                             (e.operands[0]->type.pointer && !e.operands[0]->type.isContainer() ? "->" : ".") + e.text;
+        if (e.operands.size() == 1) return access;
+        std::string s = access + "(";  // a method with arguments
+        for (size_t i = 1; i < e.operands.size(); ++i) s += (i > 1 ? ", " : "") + print(*e.operands[i]);
+        return s + ")";
+      }
     case ExprKind::Pop:
       return "adjoint_pop(" + print(*e.operands[0]) + ")";
     case ExprKind::Top:
@@ -138,7 +144,8 @@ class StmtPrinter {
       for (size_t i = 0; i < s.args.size(); ++i) t += (i ? ", " : "") + print(*s.args[i]);
       t += "}";
     }
-    if (s.type.isArrayLocal() && s.type.isContainer()) return t + "(" + print(*s.args.at(0)) + ")";  // its size
+    if (s.type.isArrayLocal() && s.type.isContainer())  // its size (none: empty, grown by push_back)
+      return s.args.empty() ? t : t + "(" + print(*s.args[0]) + ")";
     if (s.expr) t += " = " + print(*s.expr);
     return t;
   }

@@ -67,6 +67,9 @@ struct Stmt {
   // the forward leaves them (a running maximum's tracking, transforms/RunningExtremes.h): what
   // it assigns is not active, never restored, and an if of such statements is not taped.
   bool passive = false;
+  // Assign: the first value of an element just made (v.push_back(e) is an append and this
+  // assignment): it overwrites nothing, so the reverse never restores it.
+  bool firstWrite = false;
 };
 
 StmtPtr block(StmtList body);

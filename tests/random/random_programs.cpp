@@ -5,20 +5,20 @@
 // templates, a constant table at namespace scope, pointer locals, pointer arithmetic and
 // pointer walks, std::vector and std::array parameters (indexed, at(), size(), range-based for,
 // std::accumulate, std::inner_product, *std::max_element, *std::min_element, std::transform, std::copy, std::fill),
-// lambdas named by a local and function objects, local structs and structs made by constructors, std::pair and
-// std::tuple with structured bindings, local arrays of arrays
-// (also views of x as structs; passed whole to functions that return structs and to methods), const member functions
-// called on struct parameters and differentiated themselves (--fn SK::eval), results through references to locals,
-// switch (on integers and an enumeration), assignments inside expressions, scalars by reference, a user's rule reading
-// the call's result (with an alias), <cmath> constants, 64-bit integer constants, and math functions (lgamma and tgamma
-// among them) with their domains guarded. Every function carries a `// VERIFY:` line for tests/run_case.py, which
-// verifies its generated derivatives. With --kernels it writes CUDA kernels instead (straight-line code per thread,
-// device helpers, reads at the thread's index and at computed indices, a warp-shuffle sum, results stored per thread,
-// updated in place, scattered or accumulated with atomicAdd, a pointer to the thread's element, a double2 view of the
-// buffers: a pair per thread loaded and stored whole, kernel templates, the warp as a cooperative group with
-// cg::reduce, a running maximum or minimum over a loop, a neighbour's element through extern __shared__, rows of C
-// elements per thread, warp or block, through row pointers, a pointer into a row passed to a device function, a double2
-// passed to and returned by a device function), each with a
+// lambdas named by a local and function objects, local std::vectors grown by push_back, local structs and structs made
+// by constructors, std::pair and std::tuple with structured bindings, local arrays of arrays (also views of x as
+// structs; passed whole to functions that return structs and to methods), const member functions called on struct
+// parameters and differentiated themselves (--fn SK::eval), results through references to locals, switch (on integers
+// and an enumeration), assignments inside expressions, scalars by reference, a user's rule reading the call's result
+// (with an alias), <cmath> constants, 64-bit integer constants, and math functions (lgamma and tgamma among them) with
+// their domains guarded. Every function carries a `// VERIFY:` line for tests/run_case.py, which verifies its generated
+// derivatives. With --kernels it writes CUDA kernels instead (straight-line code per thread, device helpers, reads at
+// the thread's index and at computed indices, a warp-shuffle sum, results stored per thread, updated in place,
+// scattered or accumulated with atomicAdd, a pointer to the thread's element, a double2 view of the buffers: a pair per
+// thread loaded and stored whole, kernel templates, the warp as a cooperative group with cg::reduce, a running maximum
+// or minimum over a loop, a neighbour's element through extern __shared__, rows of C elements per thread, warp or
+// block, through row pointers, a pointer into a row passed to a device function, a double2 passed to and returned by a
+// device function), each with a
 // `// KERNEL:` line for tests/run_kernel_case.py.
 //
 //   random_programs [--kernels] <seed> <count> <output>
@@ -729,6 +729,16 @@ class Generator {
           "  std::fill(xs.begin(), xs.end(), 0.5 * b);\n  std::copy(x.begin(), x.end(), xs.begin());\n"};
       out += writes[pick(3)];
       out += "  a += 0.125 * std::sin(std::accumulate(xs.begin(), xs.end(), 0.0));\n";
+    }
+    if (chance(20)) {
+      // A local std::vector grown by push_back under a filter, or by emplace_back from its own
+      // last element, then read back.
+      out += "  std::vector<double> grown;\n  grown.reserve(static_cast<std::size_t>(n));\n";
+      out += chance(50) ? "  for (int gi = 0; gi < n; ++gi)\n    if (x[gi] > 1.0) grown.push_back(" + expr(s, 2) +
+                              " * x[gi]);\n"
+                        : "  grown.push_back(a);\n  while (grown.size() < static_cast<std::size_t>(n))\n"
+                          "    grown.emplace_back(0.5 * grown.back() + std::sin(x[grown.size()]));\n";
+      out += "  for (double gv : grown) a += 0.125 * std::sin(gv);\n";
     }
     if (chance(15)) {
       // A local array of arrays: nested lists, rows updated from each other.
