@@ -103,9 +103,33 @@ ir::ExprPtr Converter::rangeStart(const Expr* first) {
   return nullptr;
 }
 
-// `op` of std::transform applied to `args`: a lambda (written in the call, or a local naming one)
-// or an arithmetic function object (std::plus<double>()).
+// The function an operation names: `f` or `&f` (a function of the program, of the math library,
+// an instantiation of a template), null for anything else.
+static const FunctionDecl* namedFunction(const Expr* op) {
+  const Expr* e = op->IgnoreParenImpCasts();
+  if (const auto* address = dyn_cast<UnaryOperator>(e); address && address->getOpcode() == UO_AddrOf)
+    e = address->getSubExpr()->IgnoreParenImpCasts();
+  const auto* ref = dyn_cast<DeclRefExpr>(e);
+  return ref ? dyn_cast<FunctionDecl>(ref->getDecl()) : nullptr;
+}
+
+// `op` of std::transform applied to `args`: a lambda (written in the call, or a local naming one),
+// a function named (called as the program calls it) or an arithmetic function object
+// (std::plus<double>()).
 ir::ExprPtr Converter::applyOperation(const Expr* op, const std::vector<ir::ExprPtr>& args, ir::StmtList& out) {
+  if (const FunctionDecl* fd = namedFunction(op)) {
+    bool scalars = fd->getNumParams() == args.size();
+    for (const ParmVarDecl* p : fd->parameters()) {
+      QualType t = p->getType();
+      scalars &= t.getNonReferenceType()->isArithmeticType() &&
+                 (!t->isReferenceType() || t.getNonReferenceType().isConstQualified());
+    }
+    if (!scalars)
+      return unsupportedExpr(op, "'" + fd->getNameAsString() + "' as the operation of std::transform is not supported",
+                             "an operation named takes the elements, by value or const reference");
+    auto type = convertType(fd->getReturnType(), op->getSourceRange());
+    return type ? callOf(fd, args, *type, op) : placeholder();
+  }
   const Expr* value = structValue(op);
   if (std::optional<ir::Op> o = functionObjectOp(value))
     return args.size() == 1 ? ir::neg(args[0]) : ir::binary(*o, args[0], args[1]);
@@ -114,7 +138,7 @@ ir::ExprPtr Converter::applyOperation(const Expr* op, const std::vector<ir::Expr
     if (!nameLambda(lambda, freshName("op"), out)) return placeholder();
   } else if (!closure || !closure->isLambda() || !isa<DeclRefExpr>(value)) {
     return unsupportedExpr(op, "this operation of std::transform is not supported",
-                           "pass a lambda, or a function object of <functional> (std::plus<double>())");
+                           "pass a lambda, a function, or a function object of <functional> (std::plus<double>())");
   }
   return lambdaCall(callOperator(closure), args, op);
 }

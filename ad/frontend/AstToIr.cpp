@@ -583,15 +583,23 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
     args.push_back(host ? convertLaunchArgument(a) : own ? convertCallArgument(a) : convertExpr(a));
   auto type = convertType(call->getType(), call->getSourceRange(), /*allowVoid=*/true);
   if (!type) return placeholder();
+  return callOf(fd, std::move(args), *type, call);
+}
+
+// The call of `fd` on converted arguments, as the IR calls it: a math function or a function
+// with a rule through its rules, the program's own function differentiated in turn (enqueued);
+// reported at `call` where `fd` cannot be called so.
+ir::ExprPtr Converter::callOf(const FunctionDecl* fd, std::vector<ir::ExprPtr> args, const ir::Type& type,
+                              const Expr* call) {
   std::string name = fd->getQualifiedNameAsString();
-  if (cuda::isKeptCall(name)) return ir::call(name, args, *type);
+  if (cuda::isKeptCall(name)) return ir::call(name, args, type);
   if (llvm::StringRef(name).starts_with("atomic"))
     return unsupportedExpr(call,
                            name == "atomicAdd" ? "the value atomicAdd returns is not supported"
                                                : "'" + name + "' cannot be differentiated",
                            name == "atomicAdd" ? "call atomicAdd as a statement of its own"
                                                : "accumulate with atomicAdd, or compute without atomics");
-  bool floatingResult = type->isFloating();
+  bool floatingResult = type.isFloating();
   // std::abs, std::min and std::max on floating values are fabs, fmin and fmax.
   if (floatingResult && (name == "std::abs" || name == "abs")) name = "fabs";
   if (floatingResult && name == "std::max") name = "fmax";
@@ -603,23 +611,23 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   if (sm_.isInSystemHeader(fd->getLocation()) || fd->getBuiltinID() != 0) {
     // The math library: sin and std::sin use the rules of sin, and so does sinf, which the rules
     // declare another name of sin (sin_aliases).
-    if (rules_.count(base)) return ruleCall(fd, cuda::isIntrinsic(base) ? base : "std::" + base, base, args, *type);
+    if (rules_.count(base)) return ruleCall(fd, cuda::isIntrinsic(base) ? base : "std::" + base, base, args, type);
     if (auto alias = aliases_.find(base); alias != aliases_.end())
-      return ruleCall(fd, "std::" + alias->second, alias->second, args, *type);
+      return ruleCall(fd, "std::" + alias->second, alias->second, args, type);
     // Integer helpers of the system headers (CUDA's min and max on ints, say) are constants.
-    if (!floatingResult && type->scalar != ir::Scalar::Void) return ir::call(name, args, *type);
+    if (!floatingResult && type.scalar != ir::Scalar::Void) return ir::call(name, args, type);
   } else if (fd->getDeclContext()->isFileContext()) {
     // The user's function with rules, or another name of one (softclipf for softclip).
     std::string own = fd->getNameAsString();
-    if (rules_.count(own)) return ruleCall(fd, own, own, args, *type);
-    if (auto alias = aliases_.find(own); alias != aliases_.end()) return ruleCall(fd, own, alias->second, args, *type);
+    if (rules_.count(own)) return ruleCall(fd, own, own, args, type);
+    if (auto alias = aliases_.find(own); alias != aliases_.end()) return ruleCall(fd, own, alias->second, args, type);
   }
   const FunctionDecl* def = fd->getDefinition();
   if (markedNondifferentiable(fd)) {
     // A helper of Adjoint's own rules (adjoint_digamma): copied where a rule calling it is used.
     if (def && !runtimeHeader(def).empty() && readingRuleHelpers_ && def->doesThisDeclarationHaveABody()) {
       readingRuleHelpers_->push_back(def);
-      return ir::call(fd->getNameAsString(), args, *type);
+      return ir::call(fd->getNameAsString(), args, type);
     }
     // Device code cannot call a function of another translation unit (without relocatable
     // device code): the generated code gets a copy of a nondifferentiable device function.
@@ -627,7 +635,7 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
       enqueue(def);
     else
       declareExternal(fd, fd->getNameAsString());
-    return ir::call(fd->getNameAsString(), args, *type);
+    return ir::call(fd->getNameAsString(), args, type);
   }
   if (!def || !def->doesThisDeclarationHaveABody())
     return unsupportedExpr(call, "call to '" + name + "', whose body Adjoint cannot see",
@@ -641,7 +649,7 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
         "Adjoint differentiates the math library through its rules; write this computation out, or give "
         "the function a rule (namespace adjoint::rules, see adjoint/rules.h)");
   enqueue(def);
-  return ir::call(irName(def), args, *type);
+  return ir::call(irName(def), args, type);
 }
 
 }  // namespace adjoint::frontend::detail

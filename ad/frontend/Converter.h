@@ -98,6 +98,7 @@ class Converter {
   // known, since rules call functions that have rules).
   void addRule(const FunctionDecl* fd, bool convertBody);
   std::string ruleResult(const ir::Rule& rule, const FunctionDecl* fd, const std::string& key);
+  ir::ExprPtr callOf(const FunctionDecl* fd, std::vector<ir::ExprPtr> args, const ir::Type& type, const Expr* call);
   ir::ExprPtr ruleCall(const FunctionDecl* fd, const std::string& spelled, const std::string& key,
                        std::vector<ir::ExprPtr> args, const ir::Type& type);
   void declareExternal(const FunctionDecl* fd, const std::string& name);

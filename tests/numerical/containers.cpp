@@ -149,3 +149,20 @@ double staged(const double* p, int n, double s) {
   return std::inner_product(stage, stage + 4, p, 0.0) + stage[3];
 }
 // VERIFY: staged n=5
+
+// Functions named as the operation: the program's own (by name and by address, a template's
+// instantiation, one with a rule of its own) and the math library's.
+static double squash(double v) { return v / (1 + std::fabs(v)); }
+template <class T>
+T leaky(T v, T slope) {
+  return v > 0 ? v : slope * v;
+}
+
+void named_operations(const std::vector<double>& x, const std::vector<double>& slope, std::vector<double>& out) {
+  std::vector<double> h(x.size());
+  std::transform(x.begin(), x.end(), h.begin(), squash);
+  std::transform(h.begin(), h.end(), slope.begin(), h.begin(), leaky<double>);
+  std::transform(h.begin(), h.end(), h.begin(), &squash);
+  std::transform(h.begin(), h.end(), out.begin(), ::tanh);
+}
+// VERIFY: named_operations length=6 lo=-1.5 hi=1.5

@@ -721,13 +721,17 @@ class Generator {
     }
     if (s.vectors && chance(25)) {
       // A copy of x written by std::transform (a lambda in place, a function object from two
-      // ranges) or by std::fill and std::copy, then summed.
+      // ranges, functions named: with a rule, an alias of it, the math library's) or by std::fill
+      // and std::copy, then summed.
       out += "  " + container + " xs = x;\n";
       const char* writes[] = {
           "  std::transform(xs.begin(), xs.end(), xs.begin(), [a](double e) { return std::sin(a * e); });\n",
           "  std::transform(x.begin(), x.end(), xs.begin(), xs.begin(), std::multiplies<double>());\n",
-          "  std::fill(xs.begin(), xs.end(), 0.5 * b);\n  std::copy(x.begin(), x.end(), xs.begin());\n"};
-      out += writes[pick(3)];
+          "  std::fill(xs.begin(), xs.end(), 0.5 * b);\n  std::copy(x.begin(), x.end(), xs.begin());\n",
+          "  std::transform(x.begin(), x.end(), xs.begin(), squash);\n",
+          "  std::transform(xs.begin(), xs.end(), xs.begin(), &squash_again);\n"
+          "  std::transform(xs.begin(), xs.end(), xs.begin(), ::tanh);\n"};
+      out += writes[pick(5)];
       out += "  a += 0.125 * std::sin(std::accumulate(xs.begin(), xs.end(), 0.0));\n";
     }
     if (chance(20)) {
