@@ -294,11 +294,7 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
   if (isAlgorithm(e)) return algorithmValue(e);
   if (const auto* u = dyn_cast<UnaryOperator>(e)) return convertUnary(u);
   if (const auto* b = dyn_cast<BinaryOperator>(e)) return convertBinary(b);
-  if (const auto* c = dyn_cast<ConditionalOperator>(e)) {
-    ir::ExprPtr cond = convertExpr(c->getCond());
-    PreludeTo none(prelude_, nullptr);  // one of the two is not evaluated
-    return ir::select(cond, convertExpr(c->getTrueExpr()), convertExpr(c->getFalseExpr()));
-  }
+  if (const auto* c = dyn_cast<ConditionalOperator>(e)) return convertConditional(c);
   if (const auto* op = dyn_cast<CXXOperatorCallExpr>(e);
       op && op->getOperator() == OO_Subscript && standardContainer(op->getArg(0)->getType()))
     return convertSubscript(op);
@@ -508,11 +504,19 @@ std::optional<ir::Op> irOperator(BinaryOperatorKind kind) {
 
 ir::ExprPtr Converter::convertBinary(const BinaryOperator* b) {
   if (b->isAssignmentOp() || b->isCompoundAssignmentOp()) return assignmentValue(b);
+  if (b->getOpcode() == BO_Comma) {
+    // (a, b): a runs as a statement before the one that holds it, then the value is b.
+    if (!prelude_)
+      return unsupportedExpr(b, "the comma operator in a loop's condition or step is not supported",
+                             "compute what its left side does before the loop, or in the loop's body");
+    convertStmt(b->getLHS(), *prelude_);
+    return convertExpr(b->getRHS());
+  }
   std::optional<ir::Op> op = irOperator(b->getOpcode());
   if (!op) return unsupportedExpr(b, "operator '" + b->getOpcodeStr().str() + "' is not supported", "");
   if (b->isComparisonOp() && b->getLHS()->getType()->isPointerType()) return comparePointers(b);
+  if (b->isLogicalOp()) return convertLogical(b, *op);
   ir::ExprPtr lhs = convertExpr(b->getLHS());
-  PreludeTo none(prelude_, b->isLogicalOp() ? nullptr : prelude_);  // the right of && and || may not run
   return ir::binary(*op, lhs, convertExpr(b->getRHS()));
 }
 

@@ -194,6 +194,9 @@ class Converter {
   ir::ExprPtr convertCast(const CastExpr* c);
   ir::ExprPtr convertUnary(const UnaryOperator* u);
   ir::ExprPtr convertBinary(const BinaryOperator* b);
+  // ?:, && and || (Guards.cpp).
+  ir::ExprPtr convertConditional(const ConditionalOperator* c);
+  ir::ExprPtr convertLogical(const BinaryOperator* l, ir::Op op);
   ir::ExprPtr convertDeclRef(const DeclRefExpr* ref);
   ir::ExprPtr convertIntegerLiteral(const IntegerLiteral* i);
 

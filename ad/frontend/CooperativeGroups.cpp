@@ -152,7 +152,7 @@ ir::ExprPtr Converter::convertGroupFunction(const CallExpr* call) {
     return ir::call(*group > 0 ? "__syncwarp" : "__syncthreads", {}, ir::Type::of(ir::Scalar::Void));
   if (fd->getName() == "reduce") {
     if (!prelude_)
-      return unsupportedExpr(call, "cg::reduce in a loop's condition or step, or under ?:, && or ||, is not supported",
+      return unsupportedExpr(call, "cg::reduce in a loop's condition or step is not supported",
                              "reduce in a statement of its own");
     auto type = convertType(call->getType(), call->getSourceRange());
     if (!type) return placeholder();

@@ -187,10 +187,9 @@ ir::ExprPtr Converter::inlineCall(const CallExpr* call, const FunctionDecl* def,
                                   const std::string& why) {
   std::string name = def->getQualifiedNameAsString();
   if (!prelude_)
-    return unsupportedExpr(call,
-                           "'" + name + "' is inlined (" + why +
-                               "), which cannot be done in a loop's condition or step, or under ?:, && or ||",
-                           "call it in a statement of its own, into a local");
+    return unsupportedExpr(
+        call, "'" + name + "' is inlined (" + why + "), which cannot be done in a loop's condition or step",
+        "call it in a statement of its own, into a local");
   if (std::any_of(inlined_.begin(), inlined_.end(), [&](const InlinedCall& c) { return c.callee == def; }))
     return unsupportedExpr(call, "'" + name + "' calls itself, and it is inlined (" + why + ")",
                            "pass and return the struct's fields, or write the recursion as a loop");

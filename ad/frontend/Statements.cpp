@@ -184,9 +184,8 @@ ir::StmtPtr Converter::convertAssignment(const Expr* e) {
 // a local first.
 ir::ExprPtr Converter::assignmentValue(const Expr* e) {
   if (!prelude_)
-    return unsupportedExpr(
-        e, "an assignment or ++/-- in a loop's condition or step, or under ?:, && or ||, is not supported",
-        "write it as a statement of its own");
+    return unsupportedExpr(e, "an assignment or ++/-- in a loop's condition or step is not supported",
+                           "write it as a statement of its own");
   const auto* u = dyn_cast<UnaryOperator>(e);
   const Expr* target = u ? u->getSubExpr() : cast<BinaryOperator>(e)->getLHS();
   if (isPointerAlias(target))
@@ -259,6 +258,9 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
       Converter::LoopHead head(c_);
       if (fs->getInc()) c_.convertStmt(fs->getInc(), step);
     }
+    if (step.size() > 1)
+      c_.fail(fs->getInc()->getSourceRange(), "a for loop's step of more than one expression is not supported",
+              "step one counter in the loop's head and the others at the end of its body");
     ir::ExprPtr cond = fs->getCond() ? c_.loopCondition(fs->getCond()) : ir::boolean(true);
     out_.push_back(ir::at(ir::forStmt(init.empty() ? nullptr : init[0], cond, step.empty() ? nullptr : step[0],
                                       c_.convertBody(fs->getBody())),
@@ -296,6 +298,11 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
   void VisitExpr(const Expr* full) {
     const Expr* e = full;
     if (const auto* w = dyn_cast<ExprWithCleanups>(full)) e = w->getSubExpr();  // (temporaries it destroys)
+    if (const auto* comma = dyn_cast<BinaryOperator>(e->IgnoreParens()); comma && comma->getOpcode() == BO_Comma) {
+      VisitExpr(comma->getLHS());  // a, b;  is  a; b;
+      VisitExpr(comma->getRHS());
+      return;
+    }
     const auto* call = dyn_cast<CallExpr>(e->IgnoreImplicit());
     const FunctionDecl* callee = call ? call->getDirectCallee() : nullptr;
     if (const Expr* condition = c_.assertedCondition(e)) {

@@ -5,7 +5,7 @@
 // CHECK: kernel_groups.cu:31:13: error: this cg::reduce is not supported
 // CHECK: note: reduce over a tile of 32 threads with cg::plus, or for floating values cg::greater or cg::less
 // CHECK: kernel_groups.cu:32:11: error: 'any' of a cooperative group is not supported
-// CHECK: kernel_groups.cu:33:18: error: cg::reduce in a loop's condition or step, or under ?:, && or ||, is not supported
+// CHECK: kernel_groups.cu:33:17: error: cg::reduce in a loop's condition or step is not supported
 // CHECK: kernel_groups.cu:34:25: error: a cooperative group passed to or returned by a function is not supported
 // CHECK: note: make the group where it is used: cg::tiled_partition<32>(cg::this_thread_block())
 // CHECK: kernel_groups.cu:24:24: error: a cooperative group passed to or returned by a function is not supported
@@ -30,6 +30,6 @@ __global__ void f(const float* x, float* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float p = cg::reduce(warp, x[i], product<float>());  // an operation of the user's
   int a = warp.any(x[i] > 0.0f);
-  y[i] = i < n ? cg::reduce(warp, x[i], cg::plus<float>()) : 0.0f;
+  while (y[i] < cg::reduce(warp, x[i], cg::plus<float>())) y[i] += 1.0f;
   y[i] += p + a + twice(warp, x[i]);
 }

@@ -88,3 +88,13 @@ __global__ void axpy_sum4(const float* x, const float* y, float* out, float* s, 
   reinterpret_cast<float4*>(out)[i] = r;
   s[i] = sum4(r) * tanhf(sum4(r));
 }
+
+// The same helpers under ?: (inlined where the condition holds): a thread whose sum is small
+// skips the vector update.
+// KERNEL: guarded_axpy4 grid=2 block=64 x=[512] y=[512] s=[128] a=0.7 n4=128
+__global__ void guarded_axpy4(const float* x, const float* y, float* s, float a, int n4) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n4) return;
+  float4 v = reinterpret_cast<const float4*>(x)[i];
+  s[i] = sum4(v) > 4.0f ? sum4(axpy4(a, v, reinterpret_cast<const float4*>(y)[i])) : a * v.x * v.w;
+}

@@ -5,7 +5,8 @@
 // templates, a constant table at namespace scope, pointer locals, pointer arithmetic and
 // pointer walks, std::vector and std::array parameters (indexed, at(), size(), range-based for,
 // std::accumulate, std::inner_product, *std::max_element, *std::min_element, std::transform, std::copy, std::fill),
-// lambdas named by a local and function objects, local std::vectors grown by push_back, local structs and structs made
+// lambdas named by a local and function objects, inlined calls under ?:, && and ||, the comma operator, local
+// std::vectors grown by push_back, local structs and structs made
 // by constructors, std::pair and std::tuple with structured bindings, local arrays of arrays (also views of x as
 // structs; passed whole to functions that return structs and to methods), const member functions called on struct
 // parameters and differentiated themselves (--fn SK::eval), results through references to locals, switch (on integers
@@ -702,8 +703,11 @@ class Generator {
       // by a method that changes it.
       const char* whole[] = {
           "  q = turn(q, a);\n", "  {\n    Pair t = capped(turn(q, b), 1.25);\n    a += t.u * t.v;\n  }\n",
-          "  a += 0.25 * q.mix(b);\n", "  b += 0.5 * turn(q, a).v;\n", "  q.scale(0.75 + 0.25 * std::sin(q.v));\n"};
-      if (chance(60)) out += whole[pick(5)];
+          "  a += 0.25 * q.mix(b);\n", "  b += 0.5 * turn(q, a).v;\n", "  q.scale(0.75 + 0.25 * std::sin(q.v));\n",
+          // ... and under ?:, && and || (inlined where the forward evaluates them), after a comma
+          "  a += b > 1.0 ? turn(q, a).u : 0.5 * q.v;\n", "  b += (a < 1.0 || q.mix(a) > 0.5) ? 0.25 * a : b;\n",
+          "  a += b > 1.2 && capped(q, 1.0).v > 0.5 ? (q.scale(0.5), q.u) : q.v;\n"};
+      if (chance(60)) out += whole[pick(8)];
       s.scalars.push_back("q.u");
       s.scalars.push_back("q.v");
     }
@@ -767,6 +771,8 @@ class Generator {
                                 "  Bend bend{b};\n"};
       out += std::string(captures[form]) + "  a += 0.125 * bend(a);\n";
       if (form < 2) s.lambda = "bend";
+      // (the function object inlined under ?:, running only where the condition holds)
+      if (form == 2 && chance(50)) out += "  b += a > 1.0 ? 0.25 * bend(b) : 0.5 * a;\n";
     }
     if (chance(30) && !s.vectors) {
       out += "  const double* xr = x + 1;\n  a += 0.125 * std::sin(xr[0]);\n";
