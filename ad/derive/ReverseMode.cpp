@@ -216,7 +216,8 @@ class ReverseBuilder {
   }
 
   void reverseIf(const Stmt& s, StmtList& out) {
-    StmtList thenRev = reverseList(s.body), elseRev = reverseList(s.elseBody);
+    StmtList thenRev = withRecomputed(s.body, reverseList(s.body));
+    StmtList elseRev = withRecomputed(s.elseBody, reverseList(s.elseBody));
     if (thenRev.empty() && elseRev.empty()) {
       untapedBranches_.insert(&s);
       return;
@@ -273,24 +274,31 @@ class ReverseBuilder {
   // reads, then the adjoints.
   StmtList reverseIteration(const Stmt& loop) {
     StmtList body = reverseList(loop.body);
-    std::set<std::string> needed = analysis::readVariables(body);
     if (body.empty()) {
-      loadedPerIteration(loop, needed);
+      loadedPerIteration(loop, analysis::readVariables(body));
       return body;
     }
+    body = withRecomputed(loop.body, std::move(body));
+    StmtList loaded = loadedPerIteration(loop, analysis::readVariables(body));
+    body.insert(body.begin(), loaded.begin(), loaded.end());
+    return body;
+  }
+
+  // `reversed`, the reverse of `forward` (an iteration's body or a branch of an if in it), after
+  // the recomputed declarations of `forward` that it reads.
+  StmtList withRecomputed(const StmtList& forward, StmtList reversed) {
+    if (reversed.empty()) return reversed;
+    std::set<std::string> needed = analysis::readVariables(reversed);
     StmtList recomputed;
-    for (auto it = loop.body.rbegin(); it != loop.body.rend(); ++it) {
+    for (auto it = forward.rbegin(); it != forward.rend(); ++it) {
       if (!plan_.recomputed.count(it->get()) || !needed.count((*it)->name)) continue;
       needed.merge(analysis::readVariables((*it)->expr));
       recomputed.insert(recomputed.begin(), decl((*it)->name, (*it)->type, (*it)->expr));
     }
-    if (!recomputed.empty()) {
-      recomputed.front()->comment = "recomputed, not taped";
-      body.insert(body.begin(), recomputed.begin(), recomputed.end());
-    }
-    StmtList loaded = loadedPerIteration(loop, needed);
-    body.insert(body.begin(), loaded.begin(), loaded.end());
-    return body;
+    if (recomputed.empty()) return reversed;
+    recomputed.front()->comment = "recomputed, not taped";
+    reversed.insert(reversed.begin(), recomputed.begin(), recomputed.end());
+    return reversed;
   }
 
   void reverseCountedFor(const Stmt& s, StmtList& out) {

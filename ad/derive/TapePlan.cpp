@@ -186,25 +186,35 @@ bool callsOnlyPure(const ExprPtr& e, const Module& m, int depth) {
   return ok;
 }
 
+// The declarations of `list` (a loop's body, or a branch of an if in it) that the reverse of an
+// iteration can compute again where it needs them: of pure values, never assigned again, whose
+// inputs the loop does not change (`changed`) or are recomputed before them (`available`: at the
+// iteration's top, or earlier in the same branch).
+void findRecomputableIn(const StmtList& list, const Names& changed, Names available, const Names& assignedAnywhere,
+                        const Module& m, std::set<const Stmt*>& out) {
+  for (const StmtPtr& d : list) {
+    if (d->kind == StmtKind::If) {  // a branch's declarations are recomputed in the branch's reverse
+      findRecomputableIn(d->body, changed, available, assignedAnywhere, m, out);
+      findRecomputableIn(d->elseBody, changed, available, assignedAnywhere, m, out);
+    }
+    if (d->kind != StmtKind::Decl || !d->expr || d->type.arraySize > 0 || assignedAnywhere.count(d->name) ||
+        !callsOnlyPure(d->expr, m))
+      continue;
+    bool invariantInputs = true;
+    for (const std::string& v : analysis::readVariables(d->expr))
+      invariantInputs &= !changed.count(v) || available.count(v);
+    if (!invariantInputs) continue;
+    available.insert(d->name);
+    out.insert(d.get());
+  }
+}
+
 void findRecomputable(const StmtList& body, const Names& assignedAnywhere, const Module& m,
                       std::set<const Stmt*>& out) {
   for (const StmtPtr& s : body) {
     for (const StmtList* inner : {&s->body, &s->elseBody}) findRecomputable(*inner, assignedAnywhere, m, out);
-    if (!isLoop(s->kind)) continue;
     // Variables the loop changes, apart from its own recomputable declarations.
-    Names changed = analysis::assignedVariables(s->body);
-    Names recomputedHere;
-    for (const StmtPtr& d : s->body) {
-      if (d->kind != StmtKind::Decl || !d->expr || d->type.arraySize > 0 || assignedAnywhere.count(d->name) ||
-          !callsOnlyPure(d->expr, m))
-        continue;
-      bool invariantInputs = true;
-      for (const std::string& v : analysis::readVariables(d->expr))
-        invariantInputs &= !changed.count(v) || recomputedHere.count(v);
-      if (!invariantInputs) continue;
-      recomputedHere.insert(d->name);
-      out.insert(d.get());
-    }
+    if (isLoop(s->kind)) findRecomputableIn(s->body, analysis::assignedVariables(s->body), {}, assignedAnywhere, m, out);
   }
 }
 

@@ -84,3 +84,15 @@ __global__ void log_gamma(const float* x, float* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = lgammaf(x[i] * x[i] + 0.5f) + 0.1f * tgammaf(x[i] + 1.5f);
 }
+
+// A device function called in a grid-stride loop, as a SiLU with a learned slope writes it, and
+// one under ?: whose result the reverse needs: computed, and recomputed by the reverse of the
+// iteration, only where the condition holds (nothing taped).
+__device__ float logistic(float v) { return 1.0f / (1.0f + expf(-v)); }
+// KERNEL: swish_grid_stride grid=2 block=32 x=[300] beta=[1] y=[300] n=300
+__global__ void swish_grid_stride(const float* x, const float* beta, float* y, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    float s = x[i] * logistic(beta[0] * x[i]);
+    y[i] = x[i] > 1.0f ? 10.0f * smooth_abs(x[i] - 1.0f, 0.01f) * s : s;  // smooth at 1
+  }
+}
