@@ -134,17 +134,23 @@ bool ThreadIndexing::isVarying(const ExprPtr& e) const {
 }
 
 // for (i = <grid-injective>; ...; i += blockDim.x * gridDim.x): the indices of different
-// threads never meet, in any iteration.
+// threads never meet, in any iteration. So too for the reverse sweep's loop that runs it back,
+// for (i = g + k * (blockDim.x * gridDim.x); i >= g; i -= blockDim.x * gridDim.x): every value
+// is g modulo the grid's size, and g differs between threads; the loop's own counter, it means
+// the same under a guard that varies (the reverse's if (g < n)).
 bool ThreadIndexing::isGridStrideCounter(const std::string& v) const {
   auto it = defs_.find(v);
   if (it == defs_.end() || it->second.size() != 2) return false;
   const Definition& init = it->second[0];
   const Definition& step = it->second[1];
-  if (!init.value || init.stmt->kind != StmtKind::Decl || init.underVaryingControl ||
-      step.stmt->kind != StmtKind::Assign)
+  if (!init.value || init.stmt->kind != StmtKind::Decl || step.stmt->kind != StmtKind::Assign ||
+      !isProduct(*step.stmt->expr, "blockDim.x", "gridDim.x"))
     return false;
-  bool injectiveStart = isGlobalThreadIndex(*init.value) || gridInjective_.count(stripCasts(*init.value).text);
-  return injectiveStart && step.stmt->op == Op::Add && isProduct(*step.stmt->expr, "blockDim.x", "gridDim.x");
+  auto injective = [&](const Expr& e) { return isGlobalThreadIndex(e) || gridInjective_.count(stripCasts(e).text); };
+  if (step.stmt->op == Op::Add) return !init.underVaryingControl && injective(*init.value);
+  const Expr& start = stripCasts(*init.value);
+  return step.stmt->op == Op::Sub && isOp(start, Op::Add) && injective(*start.operands[0]) &&
+         isOp(*start.operands[1], Op::Mul) && isProduct(*start.operands[1]->operands[1], "blockDim.x", "gridDim.x");
 }
 
 bool ThreadIndexing::isThreadIndex(const Expr& e) const {
