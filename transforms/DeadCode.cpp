@@ -18,6 +18,8 @@ class DeadCode : public Rewriter {
   bool run(StmtList& body) {
     read_.clear();
     collectReads(body);
+    unread_.clear();
+    findUnreadLocals(body);
     changed_ = false;
     rewrite(body);
     return changed_;
@@ -27,7 +29,40 @@ class DeadCode : public Rewriter {
   const Function& f_;
   const Module* m_;
   std::set<std::string> read_;
+  std::set<const Stmt*> unread_;  // locals nothing in their scope reads: their declarations and assignments
   bool changed_ = false;
+
+  // A local that its scope (the statements after its declaration) only assigns, with values of
+  // no other effect, is dead with those assignments, even where another scope reads a local of
+  // the same name (the reverse sweep's recomputed copy of a forward sweep's local).
+  void findUnreadLocals(const StmtList& list) {
+    for (size_t k = 0; k < list.size(); ++k) {
+      const Stmt& d = *list[k];
+      findUnreadLocals(d.body);
+      findUnreadLocals(d.elseBody);
+      if (d.kind != StmtKind::Decl || d.type.tape || d.type.scalar == Scalar::Opaque || (d.expr && !pure(d.expr)))
+        continue;
+      bool read = false;
+      std::vector<const Stmt*> writes;
+      auto mentions = [&](const ExprPtr& e) {
+        bool found = false;
+        walk(e, [&](const Expr& x) { found |= x.kind == ExprKind::Var && x.text == d.name; });
+        return found;
+      };
+      walk(StmtList(list.begin() + static_cast<long>(k) + 1, list.end()), [&](const Stmt& x) {
+        if (x.kind == StmtKind::Assign && x.lhs->kind == ExprKind::Var && x.lhs->text == d.name) {
+          writes.push_back(&x);
+          read |= !pure(x.expr);  // (kept, and so is the local it assigns)
+          return;
+        }
+        read |= (x.kind == StmtKind::Decl && x.name == d.name) || mentions(x.expr) || mentions(x.lhs);
+        for (const ExprPtr& a : x.args) read |= mentions(a);
+      });
+      if (read) continue;
+      unread_.insert(&d);
+      unread_.insert(writes.begin(), writes.end());
+    }
+  }
 
   void collectReads(const StmtList& body) {
     walk(body, [&](const Stmt& s) {
@@ -83,14 +118,14 @@ class DeadCode : public Rewriter {
         bool initPure = (!s.expr || pure(s.expr));
         for (const ExprPtr& a : s.args) initPure &= pure(a);
         bool kept = s.type.scalar == Scalar::Opaque || s.type.tape;  // handles and tapes are declared for their effects
-        return initPure && !kept && (!read_.count(s.name) || !readLater(body, k, s.name));
+        return initPure && !kept && (!read_.count(s.name) || !readLater(body, k, s.name) || unread_.count(&s));
       }
       case StmtKind::Assign: {
         // A parameter passed by value is a local too; one behind a pointer is the caller's.
         const std::string& v = rootName(*s.lhs);
         const Param* p = f_.param(v);
         bool local = !p || (!p->type.pointer && s.lhs->kind == ExprKind::Var);
-        return local && !read_.count(v) && pure(s.expr);
+        return (local && !read_.count(v) && pure(s.expr)) || unread_.count(&s);
       }
       case StmtKind::If:
         return s.body.empty() && s.elseBody.empty() && pure(s.expr);

@@ -284,6 +284,14 @@ class ReverseBuilder {
     return body;
   }
 
+  // An assignment of the value a recomputed if chooses.
+  static const Stmt& chosenBy(const Stmt& branch) {
+    for (const StmtList* side : {&branch.body, &branch.elseBody})
+      for (const StmtPtr& x : *side)
+        if (x->kind == StmtKind::Assign) return *x;
+    throw InternalError("a recomputed if that assigns nothing");
+  }
+
   // `reversed`, the reverse of `forward` (an iteration's body or a branch of an if in it), after
   // the recomputed declarations of `forward` that it reads.
   StmtList withRecomputed(const StmtList& forward, StmtList reversed) {
@@ -291,7 +299,14 @@ class ReverseBuilder {
     std::set<std::string> needed = analysis::readVariables(reversed);
     StmtList recomputed;
     for (auto it = forward.rbegin(); it != forward.rend(); ++it) {
-      if (!plan_.recomputed.count(it->get()) || !needed.count((*it)->name)) continue;
+      if (!plan_.recomputed.count(it->get())) continue;
+      if ((*it)->kind == StmtKind::If) {  // the if that chooses the value the declaration before it holds
+        if (!needed.count(rootName(*chosenBy(**it).lhs))) continue;
+        needed.merge(analysis::readVariables(StmtList{*it}));
+        recomputed.insert(recomputed.begin(), clone({*it}).front());
+        continue;
+      }
+      if (!needed.count((*it)->name)) continue;
       needed.merge(analysis::readVariables((*it)->expr));
       recomputed.insert(recomputed.begin(), decl((*it)->name, (*it)->type, (*it)->expr));
     }

@@ -186,47 +186,99 @@ bool callsOnlyPure(const ExprPtr& e, const Module& m, int depth) {
   return ok;
 }
 
-// The declarations of `list` (a loop's body, or a branch of an if in it) that the reverse of an
-// iteration can compute again where it needs them: of pure values, never assigned again, whose
-// inputs the loop does not change (`changed`) or are recomputed before them (`available`: at the
-// iteration's top, or earlier in the same branch).
-void findRecomputableIn(const StmtList& list, const Names& changed, Names available, const Names& assignedAnywhere,
-                        const Module& m, std::set<const Stmt*>& out) {
-  for (const StmtPtr& d : list) {
-    if (d->kind == StmtKind::If) {  // a branch's declarations are recomputed in the branch's reverse
-      findRecomputableIn(d->body, changed, available, assignedAnywhere, m, out);
-      findRecomputableIn(d->elseBody, changed, available, assignedAnywhere, m, out);
-    }
-    if (d->kind != StmtKind::Decl || !d->expr || d->type.arraySize > 0 || assignedAnywhere.count(d->name) ||
-        !callsOnlyPure(d->expr, m))
-      continue;
-    bool invariantInputs = true;
-    for (const std::string& v : analysis::readVariables(d->expr))
-      invariantInputs &= !changed.count(v) || available.count(v);
-    if (!invariantInputs) continue;
-    available.insert(d->name);
-    out.insert(d.get());
-  }
-}
+using Assignments = std::map<std::string, int>;  // a variable -> how many statements assign it
 
-void findRecomputable(const StmtList& body, const Names& assignedAnywhere, const Module& m,
+struct Recomputing {
+  const Names& changed;  // what the loop's body assigns or declares
+  const Assignments& assignments;
+  const Module& m;
+  std::set<const Stmt*>& out;
+
+  bool inputsKept(const ExprPtr& e, const Names& available) const {
+    if (!callsOnlyPure(e, m)) return false;
+    for (const std::string& v : analysis::readVariables(e))
+      if (changed.count(v) && !available.count(v)) return false;
+    return true;
+  }
+
+  // `T v = c; if (cond) { ...; v = a; } else { ...; v = b; }`, a value chosen by branches (a call
+  // under ?:, extracted into its branch): recomputable whole where the branches declare only
+  // recomputable locals and assign nothing but v, and nothing else assigns v.
+  bool isChoice(const Stmt& d, const Stmt& branch, const Names& available) const {
+    if (d.kind != StmtKind::Decl || !d.expr || d.type.isIndexed() || branch.kind != StmtKind::If ||
+        !inputsKept(d.expr, available) || !inputsKept(branch.expr, available))
+      return false;
+    int assigns = 0;
+    for (const StmtList* side : {&branch.body, &branch.elseBody})
+      for (const StmtPtr& x : *side) {
+        bool setsV = x->kind == StmtKind::Assign && x->op == Op::Assign && x->lhs->kind == ExprKind::Var &&
+                     x->lhs->text == d.name;
+        if (!setsV && !(x->kind == StmtKind::Decl && out.count(x.get()))) return false;
+        if (setsV) ++assigns;
+      }
+    auto total = assignments.find(d.name);
+    return total != assignments.end() && total->second == assigns;
+  }
+
+  // The declarations of `list` (a loop's body, or a branch of an if in it) that the reverse of an
+  // iteration can compute again where it needs them: of pure values, never assigned again, whose
+  // inputs the loop does not change or are recomputed before them (`available`: at the
+  // iteration's top, or earlier in the same branch).
+  void find(const StmtList& list, Names available) {
+    for (size_t k = 0; k < list.size(); ++k) {
+      const StmtPtr& d = list[k];
+      // A branch's declarations are recomputed in the branch's reverse (searched before the
+      // statement ahead of the if, which may declare the value the if chooses).
+      if (k + 1 < list.size() && list[k + 1]->kind == StmtKind::If) {
+        find(list[k + 1]->body, available);
+        find(list[k + 1]->elseBody, available);
+      } else if (k == 0 && d->kind == StmtKind::If) {
+        find(d->body, available);
+        find(d->elseBody, available);
+      }
+      if (k + 1 < list.size() && list[k + 1]->kind == StmtKind::If) {
+        const Stmt& branch = *list[k + 1];
+        if (isChoice(*d, branch, available)) {
+          out.insert(d.get());
+          out.insert(&branch);
+          auto assignment = [&](const Stmt& x) {
+            if (x.kind == StmtKind::Assign) out.insert(&x);
+          };
+          walk(branch.body, assignment);
+          walk(branch.elseBody, assignment);
+          available.insert(d->name);
+          ++k;
+          continue;
+        }
+      }
+      if (d->kind != StmtKind::Decl || !d->expr || d->type.arraySize > 0 || assignments.count(d->name) ||
+          !inputsKept(d->expr, available))
+        continue;
+      available.insert(d->name);
+      out.insert(d.get());
+    }
+  }
+};
+
+void findRecomputable(const StmtList& body, const Assignments& assignments, const Module& m,
                       std::set<const Stmt*>& out) {
   for (const StmtPtr& s : body) {
-    for (const StmtList* inner : {&s->body, &s->elseBody}) findRecomputable(*inner, assignedAnywhere, m, out);
-    // Variables the loop changes, apart from its own recomputable declarations.
-    if (isLoop(s->kind)) findRecomputableIn(s->body, analysis::assignedVariables(s->body), {}, assignedAnywhere, m, out);
+    for (const StmtList* inner : {&s->body, &s->elseBody}) findRecomputable(*inner, assignments, m, out);
+    if (!isLoop(s->kind)) continue;
+    Names changed = analysis::assignedVariables(s->body);
+    Recomputing{changed, assignments, m, out}.find(s->body, {});
   }
 }
 
 }  // namespace
 
 std::set<const Stmt*> recomputableDeclarations(const StmtList& body, const Module& m) {
-  Names assigned;
+  Assignments assignments;
   walk(body, [&](const Stmt& s) {
-    if (s.kind == StmtKind::Assign) assigned.insert(rootName(*s.lhs));
+    if (s.kind == StmtKind::Assign) ++assignments[rootName(*s.lhs)];
   });
   std::set<const Stmt*> out;
-  findRecomputable(body, assigned, m, out);
+  findRecomputable(body, assignments, m, out);
   return out;
 }
 

@@ -12,7 +12,9 @@
 // recorded otherwise; counted loops run their counter backwards, other loops record trip counts.
 //
 // A local declared in a loop body from values the loop does not change (parameters, counters,
-// other such locals) is recomputed at the top of each reverse iteration instead of taped.
+// other such locals) is recomputed at the top of each reverse iteration instead of taped (one in
+// a branch of an if, at the top of the branch's reverse), and so is a value an if chooses from
+// such values.
 //
 // The reverse of a statement may also read the value the statement itself assigned (the call's
 // result, for a rule that takes it: readsAfter): for the dataflow that read comes after the
@@ -30,7 +32,9 @@
 namespace adjoint::derive {
 
 struct TapePlan {
-  std::set<const ir::Stmt*> recomputed;   // loop-body declarations the reverse recomputes
+  // Loop-body declarations the reverse recomputes, and values chosen by an if (T v = c; if (...)
+  // { v = a; } else { v = b; }): the declaration, the if and its assignments.
+  std::set<const ir::Stmt*> recomputed;
   std::set<const ir::Stmt*> restored;     // overwrites that save the old value
   std::set<const ir::Stmt*> tapedBranch;  // ifs whose decision is recorded
   std::set<const ir::Stmt*> inLoop;       // statements inside some loop

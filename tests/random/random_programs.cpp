@@ -597,7 +597,7 @@ class Generator {
     std::string element = pointers ? "xr[c]" : "x[r * C + c]", store = pointers ? "yr[c]" : "y[r * C + c]";
     Scope s;
     s.scalars = {"a", "b"};
-    s.guardedCalls = false;  // (the body is a loop's)
+    // (calls under ?: in the loop: the reverse of an iteration recomputes them where it needs them)
     out += "  " + loop + " {\n    double a = " + element + ";\n    double b = p[c] * a;\n";
     std::string passed =
         chance(30) ? " + 0.125 * next_product(" + std::string(pointers ? "xr" : "x + r * C") + " + c, C - c)" : "";
