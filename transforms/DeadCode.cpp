@@ -40,8 +40,9 @@ class DeadCode : public Rewriter {
       const Stmt& d = *list[k];
       findUnreadLocals(d.body);
       findUnreadLocals(d.elseBody);
-      if (d.kind != StmtKind::Decl || d.type.tape || d.type.scalar == Scalar::Opaque || (d.expr && !pure(d.expr)))
-        continue;
+      bool initPure = !d.expr || pure(d.expr);
+      for (const ExprPtr& a : d.args) initPure &= pure(a);
+      if (d.kind != StmtKind::Decl || d.type.tape || d.type.scalar == Scalar::Opaque || !initPure) continue;
       bool read = false;
       std::vector<const Stmt*> writes;
       auto mentions = [&](const ExprPtr& e) {

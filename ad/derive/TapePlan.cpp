@@ -225,37 +225,37 @@ struct Recomputing {
   // inputs the loop does not change or are recomputed before them (`available`: at the
   // iteration's top, or earlier in the same branch).
   void find(const StmtList& list, Names available) {
+    const Stmt* searched = nullptr;  // an if whose branches were searched with the statement before it
     for (size_t k = 0; k < list.size(); ++k) {
       const StmtPtr& d = list[k];
-      // A branch's declarations are recomputed in the branch's reverse (searched before the
-      // statement ahead of the if, which may declare the value the if chooses).
-      if (k + 1 < list.size() && list[k + 1]->kind == StmtKind::If) {
-        find(list[k + 1]->body, available);
-        find(list[k + 1]->elseBody, available);
-      } else if (k == 0 && d->kind == StmtKind::If) {
-        find(d->body, available);
-        find(d->elseBody, available);
-      }
-      if (k + 1 < list.size() && list[k + 1]->kind == StmtKind::If) {
-        const Stmt& branch = *list[k + 1];
-        if (isChoice(*d, branch, available)) {
-          out.insert(d.get());
-          out.insert(&branch);
-          auto assignment = [&](const Stmt& x) {
-            if (x.kind == StmtKind::Assign) out.insert(&x);
-          };
-          walk(branch.body, assignment);
-          walk(branch.elseBody, assignment);
-          available.insert(d->name);
-          ++k;
-          continue;
+      if (d->kind == StmtKind::If) {  // a branch's declarations are recomputed in the branch's reverse
+        if (d.get() != searched) {
+          find(d->body, available);
+          find(d->elseBody, available);
         }
-      }
-      if (d->kind != StmtKind::Decl || !d->expr || d->type.arraySize > 0 || assignments.count(d->name) ||
-          !inputsKept(d->expr, available))
         continue;
-      available.insert(d->name);
+      }
+      if (d->kind == StmtKind::Decl && d->expr && d->type.arraySize == 0 && !assignments.count(d->name) &&
+          inputsKept(d->expr, available)) {
+        available.insert(d->name);
+        out.insert(d.get());
+        continue;
+      }
+      if (k + 1 == list.size() || list[k + 1]->kind != StmtKind::If) continue;
+      const Stmt& branch = *list[k + 1];
+      find(branch.body, available);  // (what the branches declare, before the choice is judged)
+      find(branch.elseBody, available);
+      searched = &branch;
+      if (!isChoice(*d, branch, available)) continue;
       out.insert(d.get());
+      out.insert(&branch);
+      auto assignment = [&](const Stmt& x) {
+        if (x.kind == StmtKind::Assign) out.insert(&x);
+      };
+      walk(branch.body, assignment);
+      walk(branch.elseBody, assignment);
+      available.insert(d->name);
+      ++k;
     }
   }
 };
