@@ -209,13 +209,17 @@ struct Recomputing {
         !inputsKept(d.expr, available) || !inputsKept(branch.expr, available))
       return false;
     int assigns = 0;
-    for (const StmtList* side : {&branch.body, &branch.elseBody})
+    for (const StmtList* side : {&branch.body, &branch.elseBody}) {
+      Names inBranch = available;  // and the branch's recomputable declarations before x
       for (const StmtPtr& x : *side) {
         bool setsV = x->kind == StmtKind::Assign && x->op == Op::Assign && x->lhs->kind == ExprKind::Var &&
                      x->lhs->text == d.name;
+        if (setsV && !inputsKept(x->expr, inBranch)) return false;
         if (!setsV && !(x->kind == StmtKind::Decl && out.count(x.get()))) return false;
         if (setsV) ++assigns;
+        if (x->kind == StmtKind::Decl) inBranch.insert(x->name);
       }
+    }
     auto total = assignments.find(d.name);
     return total != assignments.end() && total->second == assigns;
   }

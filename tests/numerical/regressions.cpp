@@ -101,3 +101,24 @@ double with_result_local(double x) {
 }
 double calls_result_local(double x, double y) { return with_result_local(x * y) + y; }
 // VERIFY: calls_result_local
+
+// A value an if chooses (a call under ?:) in a loop that changes what the chosen branch reads:
+// it was recomputed at the top of the iteration's reverse, from `a` as the iteration left it,
+// not as the iteration found it. Only a choice whose assignments read nothing the loop changes
+// is recomputed; this one is taped.
+static double guarded_helper(double u, double v) {
+  int k = 0;
+  while (k < 3 && std::asinh(v) < 3.0) {
+    v *= 0.75 + 0.25 * std::sin(u);
+    k += 1;
+  }
+  return std::atan(v);
+}
+double choice_reads_loop_state(const double* x, int n, double a) {
+  for (int i = 0; i < n; ++i) {
+    double v1 = i % 2 == 0 ? guarded_helper(a * x[i], a) : a * x[i];
+    a += 0.125 * std::sin(v1);
+  }
+  return a;
+}
+// VERIFY: choice_reads_loop_state
