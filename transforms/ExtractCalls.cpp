@@ -1,5 +1,6 @@
 #include "transforms/ExtractCalls.h"
 
+#include "ad/ir/GuardedOperands.h"
 #include "ad/ir/Names.h"
 #include "ad/ir/Rewriter.h"
 
@@ -57,35 +58,27 @@ class CallExtractor : public Rewriter {
     return var(name, copy->type);
   }
 
-  // The statements that compute `e` into `target`, its calls extracted before it.
-  StmtList computeInto(const ExprPtr& target, const ExprPtr& e, SourceLoc loc) {
-    StmtList body;
-    ExprPtr value = extract(e, true, loc, body);
-    body.push_back(at(assign(target, Op::Assign, value), loc));
-    return body;
+  // `e` and the statements of the calls extracted from it (a call that is all of it stays).
+  GuardedOperand extracted(const ExprPtr& e, SourceLoc loc) {
+    GuardedOperand operand;
+    operand.value = extract(e, true, loc, operand.before);
+    return operand;
   }
 
   // `c ? a : b` whose branches call functions of the module: a call runs only on the branch that
-  // the condition picks (its guard may be what keeps it in bounds or out of a recursion), so
-  // `T v = 0; if (c) { ...calls of a; v = a; } else { ...calls of b; v = b; }`.
+  // the condition picks (ad/ir/GuardedOperands.h).
   ExprPtr guardedSelect(const Expr& e, SourceLoc loc, StmtList& out) {
     ExprPtr cond = extract(e.operands[0], false, loc, out);
-    ExprPtr value = var(names_.fresh("selected"), e.type);
-    out.push_back(at(decl(value->text, e.type, number(0, e.type)), loc));
-    out.push_back(
-        at(ifStmt(cond, computeInto(value, e.operands[1], loc), computeInto(value, e.operands[2], loc)), loc));
-    return value;
+    return ir::guardedSelect(names_.fresh("selected"), e.type, cond, extracted(e.operands[1], loc),
+                             extracted(e.operands[2], loc), loc, out);
   }
 
-  // `a && b` (`a || b`) whose right side calls functions of the module: b is evaluated only when
-  // a is true (false), so `bool v = false; if (a) { ...calls of b; v = b; }`.
+  // `a && b` (`a || b`) whose right side calls functions of the module: b's calls run only when a
+  // is true (false).
   ExprPtr guardedLogical(const Expr& e, SourceLoc loc, StmtList& out) {
-    bool isAnd = e.op == Op::And;
     ExprPtr lhs = extract(e.operands[0], false, loc, out);
-    ExprPtr value = var(names_.fresh(isAnd ? "both" : "either"), Type::of(Scalar::Bool));
-    out.push_back(at(decl(value->text, value->type, boolean(!isAnd)), loc));
-    out.push_back(at(ifStmt(isAnd ? lhs : unary(Op::Not, lhs), computeInto(value, e.operands[1], loc)), loc));
-    return value;
+    return ir::guardedLogical(names_.fresh(e.op == Op::And ? "both" : "either"), e.op, lhs,
+                              extracted(e.operands[1], loc), loc, out);
   }
 };
 
