@@ -73,11 +73,12 @@ class ReverseBuilder {
   std::vector<const Stmt*> replayedLoops_;  // loops whose recorded trip count the reverse replays
   std::set<const Stmt*> untapedBranches_;   // ifs whose reverse is empty
   std::map<const Stmt*, std::string> loopNames_;
-  std::map<const Stmt*, std::pair<std::string, Type>> saved_;  // values saved in locals instead of tapes
-  std::vector<StmtPtr> hoisted_;                               // nested declarations the reverse sweep reads
-  std::set<const Stmt*> storedPerIteration_;                   // loop-locals taped where they are computed
-  std::set<const Stmt*> unreadPerIteration_;                   // of those, the ones no reverse iteration reads
-  std::set<std::string> skippedBuffers_;  // pointer parameters whose stores the forward sweep leaves out
+  std::map<const Stmt*, std::string> saved_;  // values saved in locals instead of tapes
+  StmtList savedDecls_;                       // their declarations, in the order they were made
+  std::vector<StmtPtr> hoisted_;              // nested declarations the reverse sweep reads
+  std::set<const Stmt*> storedPerIteration_;  // loop-locals taped where they are computed
+  std::set<const Stmt*> unreadPerIteration_;  // of those, the ones no reverse iteration reads
+  std::set<std::string> skippedBuffers_;      // pointer parameters whose stores the forward sweep leaves out
   unsigned enclosingLine_ = 0;
   unsigned lastCommentLine_ = 0;  // statements of one forward line share its comment
 
@@ -86,10 +87,10 @@ class ReverseBuilder {
   // cost: no overwrite restored that was not before, and no value taped per iteration that
   // nothing else reads. Elsewhere the reverse evaluates the call again.
   void planResultReads(TapeRequests& requests, const std::function<std::set<std::string>(const Stmt&)>& reads) {
-    std::map<const Stmt*, std::string> candidates;
-    std::map<std::string, int> readers;  // how many statements' reverses read each variable
+    std::vector<std::pair<const Stmt*, std::string>> candidates;  // in the forward's order
+    std::map<std::string, int> readers;                           // how many statements' reverses read each variable
     walk(f_.body, [&](const Stmt& s) {
-      if (std::string v = adjoints_.resultVariable(s); !v.empty()) candidates[&s] = v;
+      if (std::string v = adjoints_.resultVariable(s); !v.empty()) candidates.emplace_back(&s, v);
       for (const std::string& v : reads(s)) ++readers[v];
     });
     std::set<const Stmt*> kept;
@@ -207,11 +208,22 @@ class ReverseBuilder {
   // overwrites in a local instead of a tape: device code has no tapes, and host code needs none.
   bool usesSavedValue(const Stmt& s) const { return s.kind == StmtKind::Assign && !plan_.inLoop.count(&s); }
 
+  // The statements whose overwritten values are saved in locals, by their lines (the map's own
+  // order is of addresses, which would change the output from one build to the next).
+  static std::vector<const Stmt*> inForwardOrder(const std::map<const Stmt*, std::string>& saved) {
+    std::vector<const Stmt*> order;
+    for (const auto& [s, name] : saved) order.push_back(s);
+    std::sort(order.begin(), order.end(), [&](const Stmt* a, const Stmt* b) {
+      return std::pair(a->loc.line, saved.at(a)) < std::pair(b->loc.line, saved.at(b));
+    });
+    return order;
+  }
+
   std::string savedName(const Stmt& s) {
     auto it = saved_.find(&s);
-    if (it != saved_.end()) return it->second.first;
+    if (it != saved_.end()) return it->second;
     std::string name = names_.fresh(naming::savedBefore(rootName(*s.lhs), s.loc.line));
-    saved_[&s] = {name, s.lhs->type.element()};
+    saved_[&s] = name;
     return name;
   }
 
@@ -450,7 +462,8 @@ class ReverseBuilder {
     for (const auto& [name, type] : tapes_) setup.push_back(decl(name, Type::tapeOf(type), nullptr));
     for (const StmtPtr& h : hoisted_)
       setup.push_back(decl(h->name, h->type, h->type.arraySize > 0 ? nullptr : number(0, h->type)));
-    for (const auto& [stmt, saved] : saved_) setup.push_back(decl(saved.first, saved.second, number(0, saved.second)));
+    for (const Stmt* saving : inForwardOrder(saved_))
+      setup.push_back(decl(saved_[saving], saving->lhs->type.element(), number(0, saving->lhs->type.element())));
     for (const Stmt* loop : replayedLoops_) setup.push_back(decl(loopNames_[loop], kInt, number(0, kInt)));
     if (!setup.empty()) setup.front()->section = Section::Recorded;
     if (!forward.empty()) forward.front()->section = Section::Forward;
