@@ -221,6 +221,12 @@ std::string entryDoc(const Function& d, const Module& original) {
     else if (p.role == Role::Tangent)
       doc += "\n  " + p.name + (output ? ": out: the tangent of " + base : ": the direction for " + base);
   }
+  std::string rows;
+  for (const Param& p : d.params)
+    if (!p.type.rowExtents.empty()) rows += (rows.empty() ? "" : ", ") + p.name;
+  if (!rows.empty())
+    doc += "\n  " + rows +
+           ": arrays of arrays as the caller passes them; the body indexes each as one array, row after row";
   return wrapped(doc, 96);  // with "// " in front: within the formatter's 100 columns
 }
 

@@ -14,13 +14,14 @@
 #include "transforms/BlocksInTurn.h"
 #include "transforms/CommonCalls.h"
 #include "transforms/DeadCode.h"
-#include "transforms/DynamicShared.h"
 #include "transforms/DropOutputStores.h"
+#include "transforms/DynamicShared.h"
 #include "transforms/ExtractCalls.h"
 #include "transforms/FlattenBlocks.h"
 #include "transforms/HalvingLoops.h"
 #include "transforms/ParallelAdjoints.h"
 #include "transforms/ReservedNames.h"
+#include "transforms/RowParameters.h"
 #include "transforms/RunningExtremes.h"
 #include "transforms/SeedStores.h"
 #include "transforms/Simplify.h"
@@ -139,13 +140,14 @@ const std::vector<Pass>& passes() {
       {"extract-calls", "move calls of the program's functions into statements of their own, under their guards",
        Shows::Prepared,
        eachPrepared([](ir::Function& f, PipelineState& s) { transforms::extractCalls(f, s.prepared); })},
-      {"structure-jumps", "bring break, continue and return into tail position (inside inlined calls first)", Shows::Prepared,
-       eachPrepared([](ir::Function& f, PipelineState&) { transforms::structureJumps(f); })},
+      {"structure-jumps", "bring break, continue and return into tail position (inside inlined calls first)",
+       Shows::Prepared, eachPrepared([](ir::Function& f, PipelineState&) { transforms::structureJumps(f); })},
       {"rename-copies", "give the declarations that structure-jumps copied names of their own", Shows::Prepared,
        eachPrepared([](ir::Function& f, PipelineState&) { transforms::uniqueLocalNames(f); })},
       {"flatten-blocks", "remove nested { } blocks", Shows::Prepared,
        eachPrepared([](ir::Function& f, PipelineState&) { transforms::flattenBlocks(f); })},
-      {"running-extremes", "track a loop's running maximum or minimum by the iteration that last set it", Shows::Prepared,
+      {"running-extremes", "track a loop's running maximum or minimum by the iteration that last set it",
+       Shows::Prepared,
        eachPrepared([](ir::Function& f, PipelineState& s) { transforms::trackRunningExtremes(f, s.prepared); })},
       {"differentiate", "write the derivative of the requested function and of the functions it calls",
        Shows::Derivatives, differentiate},
@@ -154,8 +156,9 @@ const std::vector<Pass>& passes() {
          // (The jvps of kernels that host code launches write what the kernels write: host code reads it.)
          if (d.kernel && !d.internal && !reverse(s)) transforms::dropOutputStores(d, *s.prepared.find(d.primal));
        })},
-      {"simplify", "join neighbouring accumulations into one place (in host code, a zeroing with the accumulation after it)", Shows::Derivatives,
-       eachDerivative([](ir::Function& d, PipelineState&) { transforms::simplify(d); })},
+      {"simplify",
+       "join neighbouring accumulations into one place (in host code, a zeroing with the accumulation after it)",
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState&) { transforms::simplify(d); })},
       {"dead-code", "remove computations nothing reads", Shows::Derivatives, removeDeadCode},
       {"common-calls", "compute a math call that neighbouring statements repeat once, into a named constant",
        Shows::Derivatives,
@@ -184,10 +187,13 @@ const std::vector<Pass>& passes() {
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
          if (!reverse(s) && d.kernel) transforms::parallelizeTangents(d);
        })},
-      {"common-factors", "compute a product or quotient of derivatives that neighbouring statements repeat once, into a "
-                         "named constant",
+      {"common-factors",
+       "compute a product or quotient of derivatives that neighbouring statements repeat once, into a "
+       "named constant",
        Shows::Derivatives,
        eachDerivative([](ir::Function& d, PipelineState& s) { transforms::shareCommonFactors(d, s.prepared); })},
+      {"row-parameters", "take parameters that are arrays of arrays as the caller passes them, indexed as one array",
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState&) { transforms::takeRowParameters(d); })},
       {"emit", "write the source and the header: the derivatives, copies of the forward functions they call, launchers",
        Shows::Source, emit},
       {"format", "format the source and the header with clang-format's LLVM style", Shows::Source, format},

@@ -194,6 +194,7 @@ ir::Function Converter::convertFunction(const FunctionDecl* fd) {
   f.runtimeHeader = runtimeHeader(fd);
   f.nondifferentiable = markedNondifferentiable(fd);
   cuda::setExecutionSpace(fd, f);
+  currentIsDevice_ = f.kernel || f.device;
   if (isa<CXXMethodDecl>(fd) && !isLambdaCallOperator(fd) && !isConstMethod(fd))
     fail(fd->getSourceRange(), "member function '" + fd->getQualifiedNameAsString() + "' cannot be differentiated",
          "write it as a free function taking the object's fields as parameters");
@@ -214,8 +215,12 @@ ir::Function Converter::convertFunction(const FunctionDecl* fd) {
     param.nondifferentiable = markedNondifferentiable(p);
     if (param.name.empty())
       fail(p->getSourceRange(), "unnamed parameter", "give every parameter of a differentiated function a name");
-    if (auto t = convertType(p->getOriginalType(), p->getSourceRange())) param.type = *t;
-    if (param.type.arraySize > 0) param.type = param.type.element().pointerTo(p->getOriginalType()->isPointerType());
+    QualType declared = p->getOriginalType();
+    if (declared->isArrayType() && ctx_.getAsArrayType(declared)->getElementType()->isArrayType())
+      declared = p->getType();  // T a[4][3] is T (*a)[3]
+    if (auto t = convertType(declared, p->getSourceRange())) param.type = *t;
+    if (param.type.arraySize > 0)
+      param.type = param.type.element().pointerTo(p->getType()->getPointeeType().isConstQualified());
     f.params.push_back(param);
   }
   beginFunction(fd, f.body);

@@ -118,6 +118,7 @@ class Converter {
   ir::SourceLoc loc(SourceLocation l) const;
   ir::Type fail(SourceRange r, const std::string& msg, const std::string& hint);
   std::optional<ir::Type> convertType(QualType qt, SourceRange where, bool allowVoid = false);
+  std::optional<ir::Type> convertRowPointer(QualType pointer, SourceRange where);
   std::optional<ir::Type> convertStruct(QualType qt, SourceRange where);
   std::optional<ir::Type> convertTuple(const ClassTemplateSpecializationDecl* tuple, const std::string& name,
                                        SourceRange where);
@@ -187,7 +188,8 @@ class Converter {
   void flattenInitializer(const InitListExpr* list, const ir::Type& element, std::vector<ir::ExprPtr>& out);
   void declareDynamicShared(const VarDecl* vd, ir::StmtList& out);
   bool currentIsKernel_ = false;
-  bool dynamicShared_ = false;  // the kernel being converted declared its extern __shared__ array
+  bool currentIsDevice_ = false;  // a kernel or a __device__ function
+  bool dynamicShared_ = false;    // the kernel being converted declared its extern __shared__ array
   ir::ExprPtr convertExpr(const Expr* e);
   ir::ExprPtr convertCall(const CallExpr* call);
   ir::ExprPtr libraryConstant(const CallExpr* call);
@@ -223,6 +225,7 @@ class Converter {
   std::map<const VarDecl*, ir::ExprPtr> tables_;
   ir::StmtList tableDecls_;
   ir::ExprPtr constantTable(const VarDecl* vd);
+  int rowWidth(QualType t) const;
   ir::NameSet namesInFunction_;
   void beginFunction(const FunctionDecl* fd, ir::StmtList& body);
   std::string freshName(const std::string& base);

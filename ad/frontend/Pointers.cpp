@@ -104,6 +104,16 @@ bool Converter::isPointerAlias(const Expr* e) const {
   return vd && pointers_.count(vd);
 }
 
+// The elements of the base one step of a pointer of type `t` moves over (or of the pointer an
+// array of type `t` decays to): the extent of a row for T (*)[3] and T [2][3], else 1.
+int Converter::rowWidth(QualType t) const {
+  QualType stepped = t->isPointerType() ? t->getPointeeType()
+                     : t->isArrayType() ? ctx_.getAsArrayType(t)->getElementType()
+                                        : QualType();
+  const auto* row = stepped.isNull() ? nullptr : ctx_.getAsConstantArrayType(stepped);
+  return row ? static_cast<int>(ctx_.getConstantArrayElementCount(row)) : 1;
+}
+
 // Where a pointer expression points: an array and an offset into it. Nothing for pointers Adjoint
 // cannot follow (pointers returned by calls, chosen by ?:, pointers to pointers).
 std::optional<Converter::PointerValue> Converter::pointerValue(const Expr* e) {
@@ -119,7 +129,7 @@ std::optional<Converter::PointerValue> Converter::pointerValue(const Expr* e) {
     if (auto it = pointers_.find(vd); it != pointers_.end())
       return PointerValue{it->second.base, ir::var(it->second.offset, kOffset), it->second.width};
     if (vd->getType()->isPointerType() || vd->getType()->isConstantArrayType())
-      return PointerValue{convertDeclRef(ref), nullptr};
+      return PointerValue{convertDeclRef(ref), nullptr, rowWidth(vd->getType())};
     return std::nullopt;
   }
   if (const auto* cast = dyn_cast<ExplicitCastExpr>(e)) return castPointer(cast);
@@ -138,12 +148,20 @@ std::optional<Converter::PointerValue> Converter::pointerValue(const Expr* e) {
     if (!count->getType()->isIntegerType() || (b->getOpcode() == BO_Sub && !pointerFirst)) return std::nullopt;
     return advance(pointerValue(pointer), convertExpr(count), b->getOpcode() == BO_Sub);
   }
-  // m[i] of a local `double m[N][M]` (one array of N * M elements): the start of row i, i * M.
-  if (const auto* row = dyn_cast<ArraySubscriptExpr>(e); row && ctx_.getAsConstantArrayType(row->getType())) {
-    auto rowLength =
-        static_cast<double>(ctx_.getConstantArrayElementCount(ctx_.getAsConstantArrayType(row->getType())));
-    return advance(pointerValue(row->getBase()), ir::mul(convertExpr(row->getIdx()), ir::number(rowLength, kOffset)),
-                   false);
+  // m[i] of `double m[N][M]` (a local, one array of N * M elements) or of `double (*m)[M]` (a
+  // parameter, indexed the same way): the start of row i, i * M; *m is row 0.
+  if (const auto* row = dyn_cast<ArraySubscriptExpr>(e); row && row->getType()->isArrayType()) {
+    std::optional<PointerValue> p = pointerValue(row->getBase());
+    if (!p) return p;
+    ir::ExprPtr start = ir::mul(convertExpr(row->getIdx()), ir::number(p->width, kOffset));  // (as people write it)
+    p->offset = p->offset ? ir::add(p->offset, start) : start;
+    p->width = rowWidth(row->getType());
+    return p;
+  }
+  if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_Deref && u->getType()->isArrayType()) {
+    std::optional<PointerValue> p = pointerValue(u->getSubExpr());
+    if (p) p->width = rowWidth(u->getType());
+    return p;
   }
   if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf) {
     const Expr* target = u->getSubExpr()->IgnoreParens();
@@ -190,7 +208,10 @@ std::optional<Converter::PointerValue> Converter::castPointer(const ExplicitCast
   std::optional<PointerValue> p = pointerValue(from);
   if (!p) return std::nullopt;
   QualType element = from->getType()->getPointeeType();
-  if (p->width > 1) element = (*element->getAsRecordDecl()->field_begin())->getType();
+  if (element->isArrayType())
+    element = ctx_.getBaseElementType(element);  // (const double*)m of double (*m)[3]: m's elements
+  else if (p->width > 1)
+    element = (*element->getAsRecordDecl()->field_begin())->getType();
   p->width = span(cast->getType()->getPointeeType(), element, ctx_);
   return p->width > 0 ? p : std::nullopt;
 }

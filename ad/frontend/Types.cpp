@@ -15,7 +15,7 @@ namespace adjoint::frontend::detail {
 namespace {
 
 const char* const kArraysOfArrays =
-    "pass a pointer to the first element (const double* a) and index it a[i * N + j]; local arrays of "
+    "pass a pointer to the first element (const float* a) and index it a[i * N + j]; local arrays of "
     "arrays are supported";
 
 }  // namespace
@@ -53,9 +53,9 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
   }
   if (standardContainer(canon)) return convertContainer(canon, true, where);  // by value: read only (see convertDecl)
   if (const auto* open = ctx_.getAsIncompleteArrayType(canon)) {  // extern __shared__ float tile[]: a pointer
+    if (open->getElementType()->isArrayType()) return convertType(ctx_.getDecayedType(canon), where);
     auto t = convertType(open->getElementType(), where);
     if (t && !t->isIndexed()) return t->pointerTo(false);
-    if (t) fail(where, "type '" + qt.getAsString() + "' is not supported", kArraysOfArrays);
     return std::nullopt;
   }
   if (canon->isStructureOrClassType()) return convertStruct(canon, where);
@@ -73,10 +73,7 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
     pointer = true;
     elem = ptr->getPointeeType();
     constPointee = elem.isConstQualified();
-    if (elem->isArrayType()) {
-      fail(where, "a pointer to arrays ('" + qt.getAsString() + "') is not supported", kArraysOfArrays);
-      return std::nullopt;
-    }
+    if (elem->isArrayType()) return convertRowPointer(canon, where);
   }
   const auto* builtin = elem->getAs<BuiltinType>();
   if (!builtin) {
@@ -115,6 +112,36 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
   if (const auto* arr = ctx_.getAsConstantArrayType(canon))
     t.arraySize = static_cast<int>(ctx_.getConstantArrayElementCount(arr));
   return t;
+}
+
+// T (*)[3][4], a parameter T a[][3][4]: a pointer to T with the extents of a row, in host code.
+std::optional<ir::Type> Converter::convertRowPointer(QualType pointer, SourceRange where) {
+  QualType row = pointer->getPointeeType();
+  if (currentIsKernel_ || currentIsDevice_) {
+    fail(where, "a pointer to arrays ('" + pointer.getAsString() + "') is not supported in device code",
+         kArraysOfArrays);
+    return std::nullopt;
+  }
+  std::vector<int> extents;
+  for (QualType t = row; const auto* arr = ctx_.getAsConstantArrayType(t); t = arr->getElementType())
+    extents.push_back(static_cast<int>(arr->getSize().getZExtValue()));
+  QualType element = ctx_.getBaseElementType(row);
+  if (extents.empty() || ctx_.getAsArrayType(element)) {
+    fail(where, "a pointer to arrays ('" + pointer.getAsString() + "') is not supported",
+         "give every extent after the first a constant size");
+    return std::nullopt;
+  }
+  auto t = convertType(element, where);
+  if (!t) return std::nullopt;
+  if (!t->isFloating() && t->scalar != ir::Scalar::Int) {
+    std::string name = element.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+    fail(where, "a pointer to arrays of '" + name + "' is not supported",
+         "pass a pointer to the first element (const " + name + "* a) and index it a[i * N + j]");
+    return std::nullopt;
+  }
+  ir::Type rows = t->pointerTo(element.isConstQualified());
+  rows.rowExtents = extents;
+  return rows;
 }
 
 namespace {

@@ -41,6 +41,13 @@ std::string Type::paramSpelling() const {
   return s;
 }
 
+std::string Type::declarator(const std::string& name) const {
+  if (rowExtents.empty()) return paramSpelling() + " " + name;
+  std::string rows;
+  for (int extent : rowExtents) rows += "[" + std::to_string(extent) + "]";
+  return (constPointee ? "const " : "") + scalarSpelling() + " (*" + name + ")" + rows;
+}
+
 bool StructInfo::hasFloatingField() const {
   for (const auto& [name, type] : fields)
     if (type->isFloating()) return true;

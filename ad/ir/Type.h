@@ -44,6 +44,10 @@ struct Type {
   // and printed by name, so that it is differentiated as an array of one element.
   bool reference = false;
   bool constant = false;  // a local declared const: a value generated code names and computes once
+  // A pointer to arrays (a parameter T a[][3][4] or T (*a)[3]): the extents of what it points to
+  // ({3, 4}). The IR indexes it as one array, row after row (a[i][j] is a[i * 3 + j]); a generated
+  // function takes it as the caller passes it (transforms/RowParameters).
+  std::vector<int> rowExtents;
   // A tape of element values (std::vector<T>): the values the forward sweep pushes (StmtKind::Push)
   // and the reverse sweep pops (ExprKind::Pop). Not itself a floating value.
   bool tape = false;
@@ -100,7 +104,11 @@ struct Type {
   // The type of an indexed value's adjoint or tangent parameter: its writable container, or a
   // pointer to its elements.
   Type writableIndexed() const {
-    if (container.empty() && !reference) return element().pointerTo(false);
+    if (container.empty() && !reference) {
+      Type t = element().pointerTo(false);
+      t.rowExtents = rowExtents;
+      return t;
+    }
     Type t = *this;
     t.constPointee = false;
     return t;
@@ -113,6 +121,9 @@ struct Type {
   std::string containerSpelling() const;
   // The spelling of a parameter of this type: "const double*", "double", "const std::vector<double>&", ...
   std::string paramSpelling() const;
+  // `name` declared with this type: its spelling and name, but a pointer to rows as
+  // `const double (*name)[3]`.
+  std::string declarator(const std::string& name) const;
 };
 
 bool operator==(const Type& a, const Type& b);

@@ -59,7 +59,10 @@ namespace detail {
 template <class A, bool InWrt>
 struct Slot {
   using Pointee = std::remove_pointer_t<std::remove_reference_t<A>>;
-  using E = std::remove_cv_t<Pointee>;
+  // A pointer to arrays (double (*)[3], a parameter double a[][3]) points to rows of E.
+  using Row = std::remove_cv_t<Pointee>;
+  using E = std::remove_all_extents_t<Row>;
+  static constexpr size_t rowLength = sizeof(Row) / sizeof(E);
   // A scalar by non-const reference (double& out) is an array of one element, its derivatives
   // references too (passed through std::ref, so that the calls' argument tuples hold references);
   // by const reference it is an input, as by value.
@@ -68,7 +71,7 @@ struct Slot {
   static constexpr bool output = pointer && !std::is_const_v<Pointee> && std::is_floating_point_v<E>;
   static constexpr bool floating = std::is_floating_point_v<E> && (InWrt || output);
   static constexpr bool isStruct = false;
-  static constexpr size_t fixedLength = reference ? 1 : 0;  // pointers: options.length elements
+  static constexpr size_t fixedLength = reference ? 1 : 0;  // pointers: options.length elements (rows)
 
   std::vector<E> initial, value, bar, dot, direction, weight;
 
@@ -76,7 +79,7 @@ struct Slot {
     if constexpr (reference)
       return std::ref(value[0]);
     else if constexpr (pointer)
-      return value.data();
+      return reinterpret_cast<Row*>(value.data());
     else
       return static_cast<E>(value[0]);
   }
@@ -84,7 +87,7 @@ struct Slot {
     if constexpr (reference)
       return std::ref(dot[0]);
     else if constexpr (pointer)
-      return static_cast<A>(dot.data());
+      return reinterpret_cast<A>(dot.data());
     else
       return dot[0];
   }
@@ -92,7 +95,7 @@ struct Slot {
     if constexpr (reference)
       return std::ref(bar[0]);
     else
-      return bar.data();
+      return reinterpret_cast<Row*>(bar.data());
   }
   void reset() { value = initial; }
   void sync() {}  // after a call: what it wrote is already in value, dot and bar
@@ -185,6 +188,7 @@ struct ContainerSlot {
   static constexpr bool floating = std::is_floating_point_v<E> && (InWrt || output);
   static constexpr bool isStruct = false;
   static constexpr size_t fixedLength = Container<C>::fixedLength;
+  static constexpr size_t rowLength = 1;
 
   std::vector<E> initial, value, bar, dot, direction, weight;
   C object{}, dotObject{}, barObject{};
@@ -227,9 +231,10 @@ template <class R, unsigned long long Wrt, size_t... I, class... A>
 class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
  public:
   Verifier(const std::string& name, const VerifyOptions& o) : name_(name), o_(o), rng_(o.seed) {
-    constexpr bool usesFloat = std::is_same_v<R, float> ||
-                               (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<A>>, float> || ...) ||
-                               (std::is_same_v<typename Container<Bare<A>>::Element, float> || ...);
+    constexpr bool usesFloat =
+        std::is_same_v<R, float> ||
+        (std::is_same_v<std::remove_cv_t<std::remove_all_extents_t<std::remove_pointer_t<A>>>, float> || ...) ||
+        (std::is_same_v<typename Container<Bare<A>>::Element, float> || ...);
     if (usesFloat) {
       o_.step = o.floatStep;
       o_.fdTolerance = o.floatFdTolerance;
@@ -311,7 +316,7 @@ class Verifier<R, Wrt, std::index_sequence<I...>, A...> {
       if constexpr (S::isStruct)
         count = S::count();
       else if constexpr (S::pointer)
-        count = S::fixedLength ? S::fixedLength : o_.length;
+        count = S::fixedLength ? S::fixedLength : o_.length * S::rowLength;
       s.initial.assign(count, E{});
       if constexpr (std::is_floating_point_v<E>) {
         for (auto& x : s.initial) x = static_cast<E>(uniform(lo, hi));

@@ -62,6 +62,7 @@ class Generator {
         << "  return p;\n}\n"
         << "void spread(double v, double& lo, double& hi) {\n  lo = v - 0.5 * std::sin(v);\n"
         << "  hi = v + 0.25 * v * v / (1 + v * v);\n}\n"
+        << "double row_weight(const double row[3]) { return row[0] * std::sin(row[1]) + 0.5 * row[2]; }\n"
         << "// A struct with a constructor, and a std::pair returned.\n"
         << "struct Arm {\n  double length, angle;\n  double weight = 0.5;\n"
         << "  Arm(double l, const double& a) : length(l), angle(a) {}\n};\n"
@@ -803,15 +804,17 @@ class Generator {
     s.hasArray = true;
     std::string name = "g" + std::to_string(k);
     s.vectors = chance(40);
+    bool rows = !s.vectors && chance(30);  // a parameter that is an array of arrays, read by rows
     std::string out = s.vectors
                           ? "void " + name + "(const std::vector<double>& x, std::vector<double>& y, double a) {\n" +
                                 "  const int n = y.size() < 6 ? static_cast<int>(y.size()) : 6;\n" +
                                 "  for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {\n"
-                          : "void " + name + "(const double* x, double* y, int n, double a, double& last) {\n" +
-                                "  for (int i = 0; i < n; ++i) {\n";
+                          : "void " + name + "(const double* x, double* y, int n, double a, double& last" +
+                                (rows ? ", const double m[][3]" : "") + ") {\n" + "  for (int i = 0; i < n; ++i) {\n";
     Scope inner = s;
     inner.counters = {"i"};
     inner.loops = 1;
+    if (rows) out += "    a += 0.125 * std::sin(m[i][i % 3] * m[(i + 1) % n][2]) + 0.0625 * row_weight(m[i]);\n";
     out += block(inner, 2, 2, true, false);
     if (chance(50) && !s.vectors)
       out += "    double* yi = y + i;\n    *yi = " + bounded(inner, 3) + ";\n  }\n";
