@@ -74,7 +74,6 @@ class ReverseBuilder {
   std::set<const Stmt*> untapedBranches_;   // ifs whose reverse is empty
   std::map<const Stmt*, std::string> loopNames_;
   std::map<const Stmt*, std::string> saved_;  // values saved in locals instead of tapes
-  StmtList savedDecls_;                       // their declarations, in the order they were made
   std::vector<StmtPtr> hoisted_;              // nested declarations the reverse sweep reads
   std::set<const Stmt*> storedPerIteration_;  // loop-locals taped where they are computed
   std::set<const Stmt*> unreadPerIteration_;  // of those, the ones no reverse iteration reads

@@ -117,7 +117,7 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
 // T (*)[3][4], a parameter T a[][3][4]: a pointer to T with the extents of a row, in host code.
 std::optional<ir::Type> Converter::convertRowPointer(QualType pointer, SourceRange where) {
   QualType row = pointer->getPointeeType();
-  if (currentIsKernel_ || currentIsDevice_) {
+  if (currentIsDevice_) {
     fail(where, "a pointer to arrays ('" + pointer.getAsString() + "') is not supported in device code",
          kArraysOfArrays);
     return std::nullopt;
