@@ -13,8 +13,8 @@
 #include <sstream>
 
 #include "RuntimeHeaders.inc"
-#include "ad/derive/Requests.h"
 #include "ad/derive/HostLevel.h"
+#include "ad/derive/Requests.h"
 #include "ad/frontend/Frontend.h"
 #include "ad/ir/Naming.h"
 #include "ad/ir/Printer.h"
@@ -140,6 +140,22 @@ std::string includeForward(const std::string& source) {
   return "#define main adjoint_forward_main  // the harness has its own\n#include \"" + source + "\"\n#undef main\n";
 }
 
+// adjoint::StructFields<S> for each struct f takes (not std::pair or std::tuple, which verify.h
+// knows): how the verifier reaches the fields where the test has no adjoint_fields of its own.
+std::string structFields(const ir::Function& f) {
+  std::set<std::string> done;
+  std::string out;
+  for (const ir::Param& p : f.params) {
+    const ir::StructInfo* s = p.type.isStruct() ? p.type.record.get() : nullptr;
+    if (!s || !s->header.empty() || !done.insert(s->name).second) continue;
+    std::string fields;
+    for (const auto& [name, type] : s->fields) fields += (fields.empty() ? "s." : ", s.") + name;
+    out += "template <>\nstruct adjoint::StructFields<" + s->name + "> {\n  static auto of(" + s->name +
+           "& s) { return std::tie(" + fields + "); }\n};\n";
+  }
+  return out;
+}
+
 // The harness: verify<mask>(name, f, f_grad, f_jvp, options) with the options of the command, at
 // inputs that take each side of every branch (as far as 64 draws find them).
 std::string harness(const CheckOptions& o, const Generated& g, const std::string& stem, const std::string& source,
@@ -167,7 +183,8 @@ std::string harness(const CheckOptions& o, const Generated& g, const std::string
     << "// Usage: ./check [seed]\n"
     << "#include <cstdio>\n#include <string>\n#include <vector>\n\n"
     << "#include \"adjoint/verify.h\"\n#include \"" << stem << ".grad.h\"\n#include \"" << stem << ".jvp.h\"\n"
-    << includeForward(source) << "\n";
+    << includeForward(source) << "\n"
+    << structFields(f);
   if (!probes.branches.empty()) h << probeDefinitions(probes) << "\n";
   h << "int main(int argc, char** argv) {\n"
     << "  adjoint::VerifyOptions options;\n"
@@ -444,12 +461,12 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
       Range r = own != ranges.byName.end() ? own->second : ranges.all.value_or(Range{-1, 1});
       std::string range = p.type.isFloating() ? std::to_string(r.lo) + ", " + std::to_string(r.hi)
                                               : "0, " + std::to_string(o.arrayLength);
-      decls << "  " << t << "* " << p.name << " = adjoint_check.array<" << t << ">(\"" << p.name << "\", " << o.arrayLength << ", "
-            << diff << ", " << range << ");\n";
+      decls << "  " << t << "* " << p.name << " = adjoint_check.array<" << t << ">(\"" << p.name << "\", "
+            << o.arrayLength << ", " << diff << ", " << range << ");\n";
     } else {
       std::string value = scalarValue(p, o, ints);
-      decls << "  " << t << "& " << p.name << " = adjoint_check.scalar<" << t << ">(\"" << p.name << "\", " << value << ", " << diff
-            << ");\n";
+      decls << "  " << t << "& " << p.name << " = adjoint_check.scalar<" << t << ">(\"" << p.name << "\", " << value
+            << ", " << diff << ");\n";
     }
     forward << ", " << p.name;
   }
@@ -463,10 +480,11 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
     << "static void check(cudaError_t status) {\n  if (status == cudaSuccess) return;\n"
     << "  std::fprintf(stderr, \"launch failed: %s\\n\", cudaGetErrorString(status));\n  std::exit(2);\n}\n\n"
     << "int main(int argc, char** argv) {\n"
-    << "  adjoint::KernelCheck adjoint_check(argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : " << o.seed << "u);\n"
+    << "  adjoint::KernelCheck adjoint_check(argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : " << o.seed
+    << "u);\n"
     << decls.str() << "  dim3 grid(" << grid << "), block(" << o.block << ");\n"
-    << "  bool ok = adjoint_check.run([&] { check(adjoint::launch(" << f.spelling << ", grid, block, 0, nullptr" << forward.str()
-    << ")); },\n"
+    << "  bool ok = adjoint_check.run([&] { check(adjoint::launch(" << f.spelling << ", grid, block, 0, nullptr"
+    << forward.str() << ")); },\n"
     << "                  [&] { check(" << ir::naming::launcherOf(vjp.name) << "(grid, block, 0, nullptr"
     << derivativeArgs(vjp) << ")); },\n"
     << "                  [&] { check(" << ir::naming::launcherOf(jvp.name) << "(grid, block, 0, nullptr"
@@ -510,8 +528,7 @@ std::string compiler() {
 int runCheck(const CheckOptions& o) {
   // The names adjoint_generate() gives the generated files: <source stem>.<function>.<mode>, the
   // function as an identifier (Chain::energy: Chain_energy; dot<double>: dot_double).
-  std::string stem =
-      llvm::sys::path::stem(o.pipeline.sourcePath).str() + "." + ir::identifier(o.pipeline.function);
+  std::string stem = llvm::sys::path::stem(o.pipeline.sourcePath).str() + "." + ir::identifier(o.pipeline.function);
   llvm::SmallString<256> source(o.pipeline.sourcePath);
   llvm::sys::fs::make_absolute(source);
   std::optional<Generated> g = generate(o, stem);

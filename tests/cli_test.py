@@ -141,6 +141,20 @@ with open(program, "w") as f:
 r = run("check", program, "--fn", "f")
 check("check works on a program with its own main, at float's tolerances where f computes in float",
       r.returncode == 0 and "all checks passed" in r.stdout, r.stdout + r.stderr)
+# Structs, one in a namespace, reached without a hand-written adjoint_fields (a wrong rule on a
+# field still fails, so the fields are really drawn and compared).
+structs = os.path.join(work, "structs.cpp")
+with open(structs, "w") as f:
+    f.write(WRONG_RULE + "struct Particle {\n  double x, v;\n  int id;\n};\n"
+            "namespace phys {\nstruct Spring {\n  double k, rest;\n};\n}\n"
+            "double energy(const Particle& p, phys::Spring s, double m) {\n"
+            "  return 0.5 * m * p.v * p.v + s.k * (p.x - s.rest) * (p.x - s.rest);\n}\n"
+            "double warped(const Particle& p) { return warp(p.x) * p.v; }\n")
+r = run("check", structs, "--fn", "energy")
+check("check reaches the fields of structs without adjoint_fields",
+      r.returncode == 0 and "all checks passed" in r.stdout, r.stdout + r.stderr)
+r = run("check", structs, "--fn", "warped")
+check("and a wrong rule on a field fails", r.returncode == 1 and "FAILED" in r.stdout, r.stdout + r.stderr)
 harness = os.path.join(work, "harness.cpp")
 r = run("check", good, "--fn", "f", "--emit-harness", harness)
 check("--emit-harness writes the harness", r.returncode == 0 and "adjoint::verify<" in open(harness).read(), r.stderr)

@@ -52,6 +52,12 @@ struct VerifyOptions {
   double floatDotTolerance = 1e-5;
 };
 
+// The fields of a struct S as std::tie(s.x, s.y, ...): `static auto of(S& s)`. `adjoint check`
+// specializes it for the structs the checked function takes, where the test has no
+// adjoint_fields of its own.
+template <class S>
+struct StructFields;
+
 namespace detail {
 
 // One parameter: its values, and for differentiated ones their adjoints and tangents. A floating
@@ -118,9 +124,24 @@ auto adjoint_fields(std::tuple<T...>& t) {
   return std::apply([](auto&... fields) { return std::tie(fields...); }, t);
 }
 
-// A struct parameter (by value or const reference). The verifier reaches its floating fields
-// through `adjoint_fields(S&)`, a function the test provides next to S (found by argument-
-// dependent lookup) returning std::tie of the fields.
+// Whether the test gives S's fields itself: `adjoint_fields(S&)`, a function next to S (found by
+// argument-dependent lookup) returning std::tie of the fields.
+template <class S, class = void>
+struct HasOwnFields : std::false_type {};
+template <class S>
+struct HasOwnFields<S, std::void_t<decltype(adjoint_fields(std::declval<S&>()))>> : std::true_type {};
+
+// std::tie of the fields of s: the test's adjoint_fields, else adjoint::StructFields<S>, which
+// `adjoint check` writes for the structs of the function it checks.
+template <class S>
+auto fieldsOf(S& s) {
+  if constexpr (HasOwnFields<S>::value)
+    return adjoint_fields(s);
+  else
+    return StructFields<S>::of(s);
+}
+
+// A struct parameter (by value or const reference), its fields reached through fieldsOf.
 template <class A, bool InWrt>
 struct StructSlot {
   using S = std::remove_cv_t<std::remove_reference_t<A>>;
@@ -136,15 +157,15 @@ struct StructSlot {
 
   static size_t count() {
     S s{};
-    return std::tuple_size_v<decltype(adjoint_fields(s))>;
+    return std::tuple_size_v<decltype(fieldsOf(s))>;
   }
   static void store(S& s, const std::vector<double>& v) {
     size_t k = 0;
-    std::apply([&](auto&... f) { ((f = static_cast<std::decay_t<decltype(f)>>(v[k++])), ...); }, adjoint_fields(s));
+    std::apply([&](auto&... f) { ((f = static_cast<std::decay_t<decltype(f)>>(v[k++])), ...); }, fieldsOf(s));
   }
   static std::vector<double> load(S& s) {
     std::vector<double> v;
-    std::apply([&](auto&... f) { (v.push_back(static_cast<double>(f)), ...); }, adjoint_fields(s));
+    std::apply([&](auto&... f) { (v.push_back(static_cast<double>(f)), ...); }, fieldsOf(s));
     return v;
   }
   void reset() { store(object, initial); }
