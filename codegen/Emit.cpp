@@ -98,6 +98,26 @@ bool usesVectorLocal(const std::vector<Function>& fs) {
   return found;
 }
 
+// The source's own `#include <...>` lines, where the functions keep code as the program wrote it
+// (a random engine, output): what it names is declared there. (<cmath> and <vector> the
+// preamble includes anyway.)
+std::string passedThroughIncludes(const std::vector<Function>& fs, const Module& original) {
+  bool found = false;
+  for (const Function& f : fs) walkExprs(f.body, [&](const Expr& e) { found |= e.kind == ExprKind::Verbatim; });
+  std::string out;
+  for (const std::string& line : found ? original.sourceLines : std::vector<std::string>{}) {
+    size_t hash = line.find_first_not_of(" \t");
+    if (hash == std::string::npos || line[hash] != '#') continue;
+    size_t open = line.find('<'), close = line.find('>');
+    std::string directive = line.substr(hash + 1, open == std::string::npos ? 0 : open - hash - 1);
+    directive.erase(std::remove(directive.begin(), directive.end(), ' '), directive.end());
+    if (directive != "include" || close == std::string::npos || close < open) continue;
+    std::string header = line.substr(open, close - open + 1);
+    if (header != "<cmath>" && header != "<vector>") out += "#include " + header + "\n";
+  }
+  return out;
+}
+
 // Whether the functions keep a user's assert(c).
 bool usesAssert(const std::vector<Function>& fs) {
   bool found = false;
@@ -243,7 +263,7 @@ void emitPreamble(std::ostringstream& src, const Module& original, const std::ve
   all.insert(all.end(), derivatives.begin(), derivatives.end());
   if (!options.headerName.empty()) src << "#include \"" << options.headerName << "\"\n\n";
   src << (usesAssert(all) ? "#include <cassert>\n" : "") << "#include <cmath>\n"
-      << (usesVectorLocal(all) ? "#include <vector>\n" : "") << "\n";
+      << (usesVectorLocal(all) ? "#include <vector>\n" : "") << passedThroughIncludes(all, original) << "\n";
   if (isCuda(derivatives))
     src << "#include \"adjoint/cuda.h\"\n"
         << (usesCublas(derivatives) ? "#include \"adjoint/cublas.h\"\n" : "")

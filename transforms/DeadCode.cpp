@@ -90,7 +90,8 @@ class DeadCode : public Rewriter {
   bool pure(const ExprPtr& e) const {
     bool ok = true;
     walk(e, [&](const Expr& x) {
-      if (x.kind == ExprKind::Pop) ok = false;  // takes the value off its tape
+      if (x.kind == ExprKind::Pop || x.kind == ExprKind::Verbatim)
+        ok = false;  // takes a value off its tape; the program's own code
       if (x.kind != ExprKind::Call || (m_ && m_->isPureCall(x))) return;
       const Function* callee = m_ ? m_->find(x.text) : nullptr;
       for (size_t i = 0; i < x.operands.size(); ++i) {

@@ -300,7 +300,7 @@ void Adjoints::reverseOf(const Stmt& s, bool inLoop, StmtList& out) {
       }
       // A vector grown by the forward shrinks back: its size in the reverse is the forward's.
       if (isAppend(*s.expr)) out.push_back(eval(dropLastElement(s.expr->operands[0])));
-      if (s.expr->kind == ExprKind::Member) return;
+      if (s.expr->kind == ExprKind::Member || s.expr->kind == ExprKind::Verbatim) return;
       callAdjoint(*s.expr, nullptr, out);
       return;
     case StmtKind::Return:

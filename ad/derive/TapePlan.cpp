@@ -182,7 +182,10 @@ bool isPureDeviceCall(const Expr& call, const Module& m, int depth) {
 // that call only those), whose results depend on their arguments alone.
 bool callsOnlyPure(const ExprPtr& e, const Module& m, int depth) {
   bool ok = true;
-  walk(e, [&](const Expr& x) { ok &= x.kind != ExprKind::Call || m.isPureCall(x) || isPureDeviceCall(x, m, depth); });
+  walk(e, [&](const Expr& x) {
+    ok &=
+        x.kind != ExprKind::Verbatim && (x.kind != ExprKind::Call || m.isPureCall(x) || isPureDeviceCall(x, m, depth));
+  });
   return ok;
 }
 

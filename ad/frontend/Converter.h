@@ -226,6 +226,17 @@ class Converter {
   ir::StmtList tableDecls_;
   ir::ExprPtr constantTable(const VarDecl* vd);
   int rowWidth(QualType t) const;
+
+  // Code that touches no value a derivative needs, as the program wrote it (PassThrough.cpp).
+  bool passThrough(const Stmt* s, ir::StmtList& out);
+  bool isLibraryObject(QualType t) const;
+  bool isPlainProgramVariable(const VarDecl* vd) const;
+  bool touchesLibraryObject(const Stmt* s) const;
+  const NamedDecl* floatingRead(const Stmt* s) const;
+  bool refuseFloatingInput(const Stmt* s, const std::string& what);
+  bool carriesFloating(QualType t) const;
+  bool writesProgramVariable(const Expr* e) const;
+  std::optional<ir::ExprPtr> verbatim(SourceRange range, const Stmt* within, const ir::Type& type);
   ir::NameSet namesInFunction_;
   void beginFunction(const FunctionDecl* fd, ir::StmtList& body);
   std::string freshName(const std::string& base);

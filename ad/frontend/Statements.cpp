@@ -224,6 +224,7 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
   void VisitNullStmt(const NullStmt*) {}
 
   void VisitDeclStmt(const DeclStmt* ds) {
+    if (c_.passThrough(ds, out_)) return;
     for (const Decl* d : ds->decls()) {
       if (const auto* vd = dyn_cast<VarDecl>(d))
         c_.convertDecl(vd, out_);
@@ -296,6 +297,7 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
 
   // An expression statement: an assignment, ++/--, a call, a launch, an assert.
   void VisitExpr(const Expr* full) {
+    if (c_.passThrough(full, out_)) return;
     const Expr* e = full;
     if (const auto* w = dyn_cast<ExprWithCleanups>(full)) e = w->getSubExpr();  // (temporaries it destroys)
     if (const auto* comma = dyn_cast<BinaryOperator>(e->IgnoreParens()); comma && comma->getOpcode() == BO_Comma) {

@@ -137,6 +137,12 @@ ExprPtr call(const std::string& callee, std::vector<ExprPtr> args, const Type& t
   return make(ExprKind::Call, type, callee, std::move(args));
 }
 
+ExprPtr verbatim(const std::vector<std::string>& pieces, std::vector<ExprPtr> variables, const Type& type) {
+  std::string text;
+  for (size_t k = 0; k < pieces.size(); ++k) text += (k ? std::string(1, kVerbatimGap) : "") + pieces[k];
+  return make(ExprKind::Verbatim, type, text, std::move(variables));
+}
+
 ExprPtr select(ExprPtr cond, ExprPtr a, ExprPtr b) {
   if (isZero(a) && isZero(b)) return a;
   Type t = arithmeticType(a->type, b->type);

@@ -56,7 +56,13 @@ enum class ExprKind {
   Member,    // operands[0].text, or operands[0]->text when operands[0] is a pointer (text "size()": a method)
   Pop,       // the value last pushed on the tape operands[0], taken off it (it has an effect: never shared or dropped)
   Top,       // the value last pushed on the tape operands[0], left on it
+  // Code as the program wrote it that carries no derivative (a random engine's draw, output): its
+  // pieces of source in text around the operands (kVerbatimGap between them), each operand a
+  // variable of the program, so that renaming reaches it. It has an effect: never dropped or
+  // evaluated again.
+  Verbatim,
 };
+inline constexpr char kVerbatimGap = '\x1f';
 
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
@@ -84,6 +90,8 @@ ExprPtr index(ExprPtr base, ExprPtr idx);
 ExprPtr unary(Op op, ExprPtr e);
 ExprPtr binary(Op op, ExprPtr a, ExprPtr b);
 ExprPtr call(const std::string& callee, std::vector<ExprPtr> args, const Type& type);
+// Source `pieces` around `variables` (one piece more than variables), as the program wrote them.
+ExprPtr verbatim(const std::vector<std::string>& pieces, std::vector<ExprPtr> variables, const Type& type);
 ExprPtr select(ExprPtr cond, ExprPtr a, ExprPtr b);
 ExprPtr cast(const Type& type, ExprPtr e);
 ExprPtr member(ExprPtr base, const std::string& field);

@@ -13,6 +13,7 @@ constexpr int kUnary = 12, kPrimary = 13;
 int precedence(const Expr& e) {
   switch (e.kind) {
     case ExprKind::Select:
+    case ExprKind::Verbatim:  // (any expression: parenthesized inside another)
       return 1;
     case ExprKind::Binary:
       switch (e.op) {
@@ -105,6 +106,12 @@ std::string print(const Expr& e) {
       return "adjoint_pop(" + print(*e.operands[0]) + ")";
     case ExprKind::Top:
       return print(*e.operands[0]) + ".back()";
+    case ExprKind::Verbatim: {
+      std::string s;
+      size_t k = 0;
+      for (char c : e.text) s += c == kVerbatimGap ? print(*e.operands[k++]) : std::string(1, c);
+      return s;
+    }
   }
   return "?";
 }
