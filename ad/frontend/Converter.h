@@ -232,6 +232,7 @@ class Converter {
   bool isLibraryObject(QualType t) const;
   bool isPlainProgramVariable(const VarDecl* vd) const;
   bool touchesLibraryObject(const Stmt* s) const;
+  bool isConstantLocal(const VarDecl* vd) const;
   const NamedDecl* floatingRead(const Stmt* s) const;
   bool refuseFloatingInput(const Stmt* s, const std::string& what);
   bool carriesFloating(QualType t) const;

@@ -1,9 +1,9 @@
 // Code that touches no value a derivative needs, written as the program wrote it: a random
 // engine and its distributions, output, strings (objects of the standard library Adjoint does not
-// model). Activity decides: such a statement passes through when it computes nothing from a
-// floating value (what it computes is a constant of the derivative) or, as a statement of its own
-// (std::printf("%f", e)), when it writes no variable of the program. Anything else is converted
-// as usual, and reported where it cannot be.
+// model). A statement that touches such an object passes through when it computes nothing from a
+// floating variable (what it computes is then a constant of the derivative) or, as a statement of
+// its own (std::printf("%f", e)), when it writes no variable of the program. One that computes
+// from a floating variable stops with a diagnostic; anything else is converted as usual.
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/Basic/SourceManager.h>
@@ -78,15 +78,22 @@ bool Converter::touchesLibraryObject(const Stmt* s) const {
   return found;
 }
 
+// A const local of a constant value (`const double sigma = 0.1;`): no derivative flows from it.
+bool Converter::isConstantLocal(const VarDecl* vd) const {
+  Expr::EvalResult value;
+  return vd->isLocalVarDecl() && vd->getType().isConstQualified() && vd->getInit() &&
+         vd->getInit()->EvaluateAsRValue(value, ctx_);
+}
+
 // The first local or parameter holding floating values that `s` reads (a derivative could flow
-// from it), else null.
+// from it; a constant local is none), else null.
 const NamedDecl* Converter::floatingRead(const Stmt* s) const {
   const NamedDecl* found = nullptr;
   eachExpr(s, [&](const Expr* e) {
     const auto* ref = dyn_cast<DeclRefExpr>(e);
     const auto* vd = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-    bool floating =
-        vd && vd->isLocalVarDeclOrParm() && !isLibraryObject(vd->getType()) && carriesFloating(vd->getType());
+    bool floating = vd && vd->isLocalVarDeclOrParm() && !isLibraryObject(vd->getType()) &&
+                    carriesFloating(vd->getType()) && !isConstantLocal(vd);
     if (!found && (floating || (ref && isa<BindingDecl>(ref->getDecl())))) found = ref->getDecl();
   });
   return found;
@@ -99,8 +106,9 @@ bool Converter::refuseFloatingInput(const Stmt* s, const std::string& what) {
   if (!input) return false;
   fail(s->getSourceRange(),
        "library code computes " + what + " from '" + input->getNameAsString() +
-           "', a value the derivative needs; Adjoint does not differentiate through it",
-       "let library objects compute from constants and integers only: draw z from N(0, 1) and use mu + sigma * z");
+           "', a floating variable: Adjoint does not differentiate through library code",
+       "let library objects compute from constants and integers only (a const double of a constant value is one): "
+       "draw z from N(0, 1) and use mu + sigma * z");
   return true;
 }
 

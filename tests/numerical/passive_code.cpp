@@ -11,8 +11,9 @@
 
 // A noisy energy: the noise is drawn in the loop, the result printed.
 double noisy_energy(const std::vector<double>& x, double k, unsigned seed) {
+  const double sigma = 0.1;  // (a constant: the distribution computes from no input)
   std::mt19937_64 engine(seed);
-  std::normal_distribution<double> noise(0.0, 0.1);
+  std::normal_distribution<double> noise(0.0, sigma);
   double e = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
     double jitter = noise(engine);
