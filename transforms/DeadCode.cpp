@@ -40,9 +40,7 @@ class DeadCode : public Rewriter {
       const Stmt& d = *list[k];
       findUnreadLocals(d.body);
       findUnreadLocals(d.elseBody);
-      bool initPure = !d.expr || pure(d.expr);
-      for (const ExprPtr& a : d.args) initPure &= pure(a);
-      if (d.kind != StmtKind::Decl || d.type.tape || d.type.scalar == Scalar::Opaque || !initPure) continue;
+      if (d.kind != StmtKind::Decl || d.type.tape || d.type.scalar == Scalar::Opaque || !initializedPurely(d)) continue;
       bool read = false;
       std::vector<const Stmt*> writes;
       auto mentions = [&](const ExprPtr& e) {
@@ -106,6 +104,13 @@ class DeadCode : public Rewriter {
     return ok;
   }
 
+  // Whether a declaration's initializer (its value, or an array's elements) has no effect.
+  bool initializedPurely(const Stmt& d) const {
+    bool ok = !d.expr || pure(d.expr);
+    for (const ExprPtr& a : d.args) ok &= pure(a);
+    return ok;
+  }
+
   // Whether `name` is read by the statements after position k of `body`, the declaration's scope.
   static bool readLater(const StmtList& body, size_t k, const std::string& name) {
     bool found = false;
@@ -117,10 +122,9 @@ class DeadCode : public Rewriter {
   bool dead(const Stmt& s, const StmtList& body, size_t k) const {
     switch (s.kind) {
       case StmtKind::Decl: {
-        bool initPure = (!s.expr || pure(s.expr));
-        for (const ExprPtr& a : s.args) initPure &= pure(a);
         bool kept = s.type.scalar == Scalar::Opaque || s.type.tape;  // handles and tapes are declared for their effects
-        return initPure && !kept && (!read_.count(s.name) || !readLater(body, k, s.name) || unread_.count(&s));
+        return initializedPurely(s) && !kept &&
+               (!read_.count(s.name) || !readLater(body, k, s.name) || unread_.count(&s));
       }
       case StmtKind::Assign: {
         // A parameter passed by value is a local too; one behind a pointer is the caller's.
