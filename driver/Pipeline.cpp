@@ -20,6 +20,7 @@
 #include "transforms/FlattenBlocks.h"
 #include "transforms/HalvingLoops.h"
 #include "transforms/ParallelAdjoints.h"
+#include "transforms/RegisterSums.h"
 #include "transforms/ReservedNames.h"
 #include "transforms/RowParameters.h"
 #include "transforms/RunningExtremes.h"
@@ -28,6 +29,7 @@
 #include "transforms/StructureJumps.h"
 #include "transforms/UniqueNames.h"
 #include "transforms/UnusedParams.h"
+#include "transforms/ZeroedAdjoints.h"
 
 namespace adjoint::driver {
 
@@ -159,7 +161,12 @@ const std::vector<Pass>& passes() {
       {"simplify",
        "join neighbouring accumulations into one place (in host code, a zeroing with the accumulation after it)",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState&) { transforms::simplify(d); })},
+      {"zeroed-adjoints", "store an accumulation into a local adjoint that holds zero there (x_bar += e is x_bar = e)",
+       Shows::Derivatives,
+       eachDerivative([](ir::Function& d, PipelineState&) { transforms::storeIntoZeroedAdjoints(d); })},
       {"dead-code", "remove computations nothing reads", Shows::Derivatives, removeDeadCode},
+      {"register-sums", "CPU code: sum an adjoint element a loop adds to at one index in a local, added after the loop",
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState&) { transforms::sumInRegisters(d); })},
       {"common-calls", "compute a math call that neighbouring statements repeat once, into a named constant",
        Shows::Derivatives,
        eachDerivative([](ir::Function& d, PipelineState& s) { transforms::shareCommonCalls(d, s.prepared); })},

@@ -1,5 +1,7 @@
 #include "ad/derive/Adjoints.h"
 
+#include <algorithm>
+
 #include "ad/analysis/Activity.h"
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Naming.h"
@@ -28,6 +30,28 @@ std::set<std::string> inPlaceArrays(const Function& callee) {
   for (const Param& p : callee.params)
     if (p.type.pointer && read.count(p.name) && written.count(p.name)) both.insert(p.name);
   return both;
+}
+
+// The factors of a product tree, through its multiplications (s2 * s2 * s2: s2, s2, s2).
+void collectFactors(const ExprPtr& e, std::vector<ExprPtr>& out) {
+  if (!isOp(*e, Op::Mul)) {
+    out.push_back(e);
+    return;
+  }
+  collectFactors(e->operands[0], out);
+  collectFactors(e->operands[1], out);
+}
+
+// Whether two evaluations of `e` give one value: no draw of the program's own code (Verbatim),
+// no value taken off a tape, no call.
+bool evaluatesAlike(const Expr& e) {
+  if (e.kind == ExprKind::Verbatim || e.kind == ExprKind::Pop || e.kind == ExprKind::Call) return false;
+  return std::all_of(e.operands.begin(), e.operands.end(), [](const ExprPtr& op) { return evaluatesAlike(*op); });
+}
+
+// `value` as the arithmetic of type `t` computes it: 3.0f * 0.044715f is 0.134145f.
+double roundedTo(const Type& t, double value) {
+  return t.element().scalar == Scalar::Float ? static_cast<float>(value) : value;
 }
 
 }  // namespace
@@ -123,6 +147,11 @@ void Adjoints::propagate(const ExprPtr& e, const ExprPtr& adj, StmtList& out) {
       return;
     }
     case ExprKind::Binary:
+      if (e->op == Op::Div) {
+        propagateQuotient(e, adj, nullptr, out);
+        return;
+      }
+      if (e->op == Op::Mul && propagatePower(e, adj, out)) return;
       for (int i = 0; i < 2; ++i) {
         ExprPtr partial = rules::operatorPartial(e->op, e->operands[0], e->operands[1], i);
         if (partial) propagate(e->operands[i], mul(adj, partial), out);
@@ -134,6 +163,54 @@ void Adjoints::propagate(const ExprPtr& e, const ExprPtr& adj, StmtList& out) {
     default:
       return;
   }
+}
+
+// q = a / b: a_bar += q_bar / b;  b_bar -= q_bar / b * q  (dq/db = -a / b^2 = -q / b). Both partials
+// share q_bar / b (common-factors names it), and q is read from `result`, the local holding it,
+// where there is one: one division for both instead of three.
+void Adjoints::propagateQuotient(const ExprPtr& e, const ExprPtr& adj, const ExprPtr& result, StmtList& out) {
+  ExprPtr over = div(adj, e->operands[1]);
+  propagate(e->operands[0], over, out);
+  propagate(e->operands[1], neg(mul(over, result ? result : e)), out);
+}
+
+// A product that repeats a factor (s6 = s2 * s2 * s2): the power rule, d(x^k * r)/dx = k * x^(k-1) * r,
+// once for each distinct factor, rather than one partial for each occurrence of x. The partial is the
+// product of the other factors in the forward's order, so that the compiler shares it with the
+// forward's own (s2 * s2), its literals folded into k. Returns false for a product without a repeated factor.
+bool Adjoints::propagatePower(const ExprPtr& e, const ExprPtr& adj, StmtList& out) {
+  std::vector<ExprPtr> factors;
+  collectFactors(e, factors);
+  std::vector<std::pair<size_t, int>> distinct;  // first occurrence, how many times
+  for (size_t i = 0; i < factors.size(); ++i) {
+    auto same = std::find_if(distinct.begin(), distinct.end(), [&](const auto& d) {
+      return sameExpr(*factors[d.first], *factors[i]) && evaluatesAlike(*factors[i]);
+    });
+    if (same == distinct.end())
+      distinct.emplace_back(i, 1);
+    else
+      ++same->second;
+  }
+  if (distinct.size() == factors.size()) return false;
+  for (const auto& [first, k] : distinct) {
+    double coefficient = k;  // with the literal factors folded in where that is exact (0.5 * s * s: s)
+    ExprPtr others;
+    for (size_t i = 0; i < factors.size(); ++i) {
+      if (i == first) continue;
+      if (factors[i]->kind == ExprKind::Number) {
+        long double exact = static_cast<long double>(coefficient) * factors[i]->value;
+        double folded = roundedTo(e->type, static_cast<double>(exact));
+        if (folded == exact) {
+          coefficient = folded;
+          continue;
+        }
+      }
+      others = others ? mul(others, factors[i]) : factors[i];
+    }
+    ExprPtr partial = number(coefficient, e->type);
+    propagate(factors[first], mul(adj, others ? mul(partial, others) : partial), out);
+  }
+  return true;
 }
 
 // `result`: a variable holding the call's value, for a rule that reads it; null: the call itself.
@@ -171,10 +248,12 @@ std::string Adjoints::resultVariable(const Stmt& s) const {
       (element ? !local->second.isArrayLocal() : local->second.isIndexed()))
     return {};
   const ExprPtr& value = s.expr;
-  const Rule* rule = rules::resultReadingRule(m_, *value);
-  if (!rule || !active_.count(v) || addressed_.count(v) || analysis::readVariables(value).count(v) ||
+  if (!active_.count(v) || addressed_.count(v) || analysis::readVariables(value).count(v) ||
       (element && analysis::readVariables(lvalue->operands[1]).count(v)))
     return {};
+  if (isOp(*value, Op::Div)) return readsActive(value->operands[1]) ? v : std::string();
+  const Rule* rule = rules::resultReadingRule(m_, *value);
+  if (!rule) return {};
   for (size_t i = 0; i < value->operands.size(); ++i)
     if (readsActive(value->operands[i]) && rule->partialReadsResult(i)) return v;
   return {};
@@ -214,6 +293,8 @@ void Adjoints::assignment(const ExprPtr& lhs, Op op, const ExprPtr& rhs, bool ze
     // v = e: e receives v_bar; the old v is dead, so its adjoint restarts at 0.
     if (isCall)
       callAdjoint(*value, bar, out);
+    else if (readsResult && isOp(*value, Op::Div))
+      propagateQuotient(value, bar, lhs, out);
     else if (readsResult)
       propagateCall(value, bar, lhs, out);
     else

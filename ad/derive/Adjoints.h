@@ -22,7 +22,8 @@ class Adjoints {
 
   // The local an assignment or declaration `s` gives a call's value to (a scalar, or an element of
   // a local array), when the call's rule reads its result (`h = tanh(u)`: tanh_dx(x, y) =
-  // 1 - y * y) and the call does not read the local; empty otherwise. The reverse of `s` may then
+  // 1 - y * y), or a quotient's (`q = a / b`: b_bar -= q_bar / b * q), and the value does not read
+  // the local; empty otherwise. The reverse of `s` may then
   // read the local's value after `s` instead of evaluating the call again, where the reverse
   // sweep still has that value.
   std::string resultVariable(const ir::Stmt& s) const;
@@ -59,6 +60,9 @@ class Adjoints {
   ir::ExprPtr barOf(const ir::Expr& lvalue) const;
   ir::ExprPtr arrayBar(const ir::Expr& array) const;
   void propagateCall(const ir::ExprPtr& call, const ir::ExprPtr& adj, const ir::ExprPtr& result, ir::StmtList& out);
+  void propagateQuotient(const ir::ExprPtr& quotient, const ir::ExprPtr& adj, const ir::ExprPtr& result,
+                         ir::StmtList& out);
+  bool propagatePower(const ir::ExprPtr& product, const ir::ExprPtr& adj, ir::StmtList& out);
   void assignment(const ir::ExprPtr& lhs, ir::Op op, const ir::ExprPtr& rhs, bool zeroAfter, bool readsResult,
                   ir::StmtList& out);
   void callAdjoint(const ir::Expr& call, const ir::ExprPtr& seed, ir::StmtList& out);

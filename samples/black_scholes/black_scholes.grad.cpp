@@ -34,35 +34,33 @@ void call_price_grad(double spot, double strike, double rate, double sigma, doub
   double vol_bar = 0.0;
   // line 14: return spot * normal_cdf(d1) - strike * std::exp(-rate * maturity) * normal_cdf(d2);
   *spot_bar += normal_cdf_result;
-  normal_cdf_result_bar += spot;
+  normal_cdf_result_bar = spot;
   const double exp_value = std::exp(-(rate * maturity));
   *strike_bar -= normal_cdf_result_2 * exp_value;
   *rate_bar += normal_cdf_result_2 * strike * exp_value * maturity;
   *maturity_bar += normal_cdf_result_2 * strike * exp_value * rate;
-  normal_cdf_result_2_bar -= strike * exp_value;
+  normal_cdf_result_2_bar = -(strike * exp_value);
   {
     double normal_cdf_x_bar = 0.0;
     normal_cdf_pullback(d2, normal_cdf_result_2_bar, &normal_cdf_x_bar);
-    d2_bar += normal_cdf_x_bar;
+    d2_bar = normal_cdf_x_bar;
   }
   {
     double normal_cdf_x_bar = 0.0;
     normal_cdf_pullback(d1, normal_cdf_result_bar, &normal_cdf_x_bar);
-    d1_bar += normal_cdf_x_bar;
+    d1_bar = normal_cdf_x_bar;
   }
   // line 13: double d2 = d1 - vol;
   d1_bar += d2_bar;
-  vol_bar -= d2_bar;
+  vol_bar = -d2_bar;
   // line 12: double d1 = (std::log(spot / strike) + (rate + 0.5 * sigma * sigma) * maturity) / vol;
   const double d1_bar_over_vol = d1_bar / vol;
   *spot_bar += d1_bar_over_vol / (spot / strike) / strike;
-  *strike_bar -= d1_bar_over_vol / (spot / strike) * (spot / (strike * strike));
+  *strike_bar -= d1_bar_over_vol / (spot / strike) / strike * (spot / strike);
   *rate_bar += d1_bar_over_vol * maturity;
-  *sigma_bar +=
-      d1_bar_over_vol * maturity * sigma * 0.5 + d1_bar_over_vol * maturity * (0.5 * sigma);
+  *sigma_bar += d1_bar_over_vol * maturity * sigma;
   *maturity_bar += d1_bar_over_vol * (rate + 0.5 * sigma * sigma);
-  vol_bar -=
-      d1_bar * ((std::log(spot / strike) + (rate + 0.5 * sigma * sigma) * maturity) / (vol * vol));
+  vol_bar -= d1_bar_over_vol * d1;
   // line 11: double vol = sigma * std::sqrt(maturity);
   const double sqrt_maturity = std::sqrt(maturity);
   *sigma_bar += vol_bar * sqrt_maturity;

@@ -52,11 +52,13 @@ void mixture_nll_grad(const double *x, int n, int k, const double *logits, const
   double s_bar = 0.0;
   double z_bar = 0.0;
   // line 23: return nll / n;
-  nll_bar += 1.0 / static_cast<double>(n);
+  nll_bar = 1.0 / static_cast<double>(n);
   // line 15: for (int i = 0; i < n; ++i) {
   for (int i = n - 1; i >= 0; --i) {
     // line 21: nll -= std::log(s) - 0.91893853320467274;  // log sqrt(2 pi)
-    s_bar -= nll_bar / s;
+    s_bar = -(nll_bar / s);
+    // what the loop below adds to x_bar[i]
+    double x_bar_sum = 0.0;
     // line 17: for (int j = 0; j < k; ++j) {
     for (int j_3 = k - 1; j_3 >= 0; --j_3) {
       // recomputed, not taped
@@ -67,22 +69,21 @@ void mixture_nll_grad(const double *x, int n, int k, const double *logits, const
       const double s_bar_exp_value_2 = s_bar * exp_value_2;
       logits_bar[j_3] += s_bar_exp_value_2;
       log_norm_bar -= s_bar_exp_value_2;
-      z_bar += -(s_bar_exp_value_2 * z * 0.5) - s_bar_exp_value_2 * (0.5 * z);
+      z_bar = -(s_bar_exp_value_2 * z);
       log_sigmas_bar[j_3] -= s_bar_exp_value_2;
       // line 18: double z = (x[i] - means[j]) * std::exp(-log_sigmas[j]);
       const double z_bar_exp_value = z_bar * exp_value;
-      x_bar[i] += z_bar_exp_value;
+      x_bar_sum += z_bar_exp_value;
       means_bar[j_3] -= z_bar_exp_value;
       log_sigmas_bar[j_3] -= z_bar * (x[i] - means[j_3]) * exp_value;
-      z_bar = 0.0;
     }
+    x_bar[i] += x_bar_sum;
     // line 16: double s = 0;
     s = adjoint_pop(s_tape);
-    s_bar = 0.0;
   }
   // line 13: double log_norm = lmax + std::log(norm);
-  lmax_bar += log_norm_bar;
-  norm_bar += log_norm_bar / norm;
+  lmax_bar = log_norm_bar;
+  norm_bar = log_norm_bar / norm;
   // line 12: for (int j = 0; j < k; ++j) norm += std::exp(logits[j] - lmax);
   for (int j_2 = k - 1; j_2 >= 0; --j_2) {
     const double exp_value_3 = std::exp(logits[j_2] - lmax);

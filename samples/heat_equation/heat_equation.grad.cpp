@@ -42,11 +42,10 @@ void heat_energy_grad(const double *u0, int n, int steps, double diffusivity, do
   double r_bar = 0.0;
   double u_bar[32] = {};
   // line 17: return energy;
-  energy_bar += 1.0;
+  energy_bar = 1.0;
   // line 16: for (int i = 0; i < n; ++i) energy += (i + 1) * u[i] * u[i];
   for (int i_4 = n - 1; i_4 >= 0; --i_4) {
-    u_bar[i_4] += energy_bar * u[i_4] * static_cast<double>(i_4 + 1) +
-                  energy_bar * (static_cast<double>(i_4 + 1) * u[i_4]);
+    u_bar[i_4] += energy_bar * (2.0 * (static_cast<double>(i_4 + 1) * u[i_4]));
   }
   // line 11: for (int t = 0; t < steps; ++t) {
   for (int t = steps - 1; t >= 0; --t) {

@@ -37,7 +37,7 @@ void huber_loss_grad(const double *X, const double *y, int n, int d, const doubl
   double total_bar = 0.0;
   double delta_bar_acc = 0.0;
   // line 20: return total / n;
-  total_bar += 1.0 / static_cast<double>(n);
+  total_bar = 1.0 / static_cast<double>(n);
   // line 10: for (int i = 0; i < n; ++i) {
   for (int i = n - 1; i >= 0; --i) {
     // this iteration's values, taped where the forward sweep computed them
@@ -45,18 +45,17 @@ void huber_loss_grad(const double *X, const double *y, int n, int d, const doubl
     // line 14: if (std::fabs(r) <= delta) {
     if (std::fabs(r) <= delta) {
       // line 15: total += 0.5 * r * r;
-      r_bar += total_bar * r * 0.5 + total_bar * (0.5 * r);
+      r_bar = total_bar * r;
     } else {
       // line 17: total += delta * (std::fabs(r) - 0.5 * delta);
       delta_bar_acc += total_bar * (std::fabs(r) - 0.5 * delta);
       const double total_bar_delta = total_bar * delta;
-      r_bar += total_bar_delta * static_cast<double>(r < 0.0 ? (-1) : 1);
+      r_bar = total_bar_delta * static_cast<double>(r < 0.0 ? (-1) : 1);
       delta_bar_acc -= total_bar_delta * 0.5;
     }
     // line 13: double r = pred - y[i];
-    pred_bar += r_bar;
+    pred_bar = r_bar;
     y_bar[i] -= r_bar;
-    r_bar = 0.0;
     // line 12: for (int j = 0; j < d; ++j) pred += X[i * d + j] * w[j];
     for (int j = d - 1; j >= 0; --j) {
       X_bar[i * d + j] += pred_bar * w[j];

@@ -22,9 +22,15 @@ void lj_energy_grad(const double *pos, int n, double epsilon, double sigma, doub
   double epsilon_bar_acc = 0.0;
   double sigma_bar_acc = 0.0;
   // line 18: return energy;
-  energy_bar += 1.0;
+  energy_bar = 1.0;
   // line 7: for (int i = 0; i < n; ++i) {
   for (int i = n - 1; i >= 0; --i) {
+    // what the loop below adds to pos_bar[3 * i + 2]
+    double pos_bar_sum = 0.0;
+    // what the loop below adds to pos_bar[3 * i + 1]
+    double pos_bar_sum_2 = 0.0;
+    // what the loop below adds to pos_bar[3 * i]
+    double pos_bar_sum_3 = 0.0;
     // line 8: for (int j = i + 1; j < n; ++j) {
     for (int j = n - 1; j >= i + 1; --j) {
       // recomputed, not taped
@@ -36,32 +42,30 @@ void lj_energy_grad(const double *pos, int n, double epsilon, double sigma, doub
       double s6 = s2 * s2 * s2;
       // line 15: energy += 4 * epsilon * (s6 * s6 - s6);
       epsilon_bar_acc += energy_bar * (s6 * s6 - s6) * 4.0;
-      s6_bar += 2.0 * (energy_bar * (4.0 * epsilon) * s6) - energy_bar * (4.0 * epsilon);
+      s6_bar = energy_bar * (4.0 * epsilon) * (2.0 * s6) - energy_bar * (4.0 * epsilon);
       // line 14: double s6 = s2 * s2 * s2;
-      s2_bar += 2.0 * (s6_bar * s2 * s2) + s6_bar * (s2 * s2);
-      s6_bar = 0.0;
+      s2_bar = s6_bar * (3.0 * (s2 * s2));
       // line 13: double s2 = sigma * sigma / r2;
-      sigma_bar_acc += 2.0 * (s2_bar / r2 * sigma);
-      r2_bar -= s2_bar * (sigma * sigma / (r2 * r2));
-      s2_bar = 0.0;
+      const double s2_bar_over_r2 = s2_bar / r2;
+      sigma_bar_acc += s2_bar_over_r2 * (2.0 * sigma);
+      r2_bar = -(s2_bar_over_r2 * s2);
       // line 12: double r2 = dx * dx + dy * dy + dz * dz + 0.5;  // softened so that random points stay finite
-      dx_bar += 2.0 * (r2_bar * dx);
-      dy_bar += 2.0 * (r2_bar * dy);
-      dz_bar += 2.0 * (r2_bar * dz);
-      r2_bar = 0.0;
+      dx_bar = r2_bar * (2.0 * dx);
+      dy_bar = r2_bar * (2.0 * dy);
+      dz_bar = r2_bar * (2.0 * dz);
       // line 11: double dz = pos[3 * i + 2] - pos[3 * j + 2];
-      pos_bar[3 * i + 2] += dz_bar;
+      pos_bar_sum += dz_bar;
       pos_bar[3 * j + 2] -= dz_bar;
-      dz_bar = 0.0;
       // line 10: double dy = pos[3 * i + 1] - pos[3 * j + 1];
-      pos_bar[3 * i + 1] += dy_bar;
+      pos_bar_sum_2 += dy_bar;
       pos_bar[3 * j + 1] -= dy_bar;
-      dy_bar = 0.0;
       // line 9: double dx = pos[3 * i] - pos[3 * j];
-      pos_bar[3 * i] += dx_bar;
+      pos_bar_sum_3 += dx_bar;
       pos_bar[3 * j] -= dx_bar;
-      dx_bar = 0.0;
     }
+    pos_bar[3 * i + 2] += pos_bar_sum;
+    pos_bar[3 * i + 1] += pos_bar_sum_2;
+    pos_bar[3 * i] += pos_bar_sum_3;
   }
   *epsilon_bar += epsilon_bar_acc;
   *sigma_bar += sigma_bar_acc;

@@ -44,19 +44,19 @@ void loss_grad(const double *X, const double *y, int n, int d, const double *w, 
   double z_bar = 0.0;
   double b_bar_acc = 0.0;
   // line 19: return total / n + 0.5 * lambda * penalty;
-  total_bar += 1.0 / static_cast<double>(n);
+  total_bar = 1.0 / static_cast<double>(n);
   *lambda_bar += penalty * 0.5;
-  penalty_bar += 0.5 * lambda;
+  penalty_bar = 0.5 * lambda;
   // line 18: for (int j = 0; j < d; ++j) penalty += w[j] * w[j];
   for (int j_2 = d - 1; j_2 >= 0; --j_2) {
-    w_bar[j_2] += 2.0 * (penalty_bar * w[j_2]);
+    w_bar[j_2] += penalty_bar * (2.0 * w[j_2]);
   }
   // line 10: for (int i = 0; i < n; ++i) {
   for (int i = n - 1; i >= 0; --i) {
     // line 15: total += softplus - y[i] * z;
-    softplus_bar += total_bar;
+    softplus_bar = total_bar;
     y_bar[i] -= total_bar * z;
-    z_bar -= total_bar * y[i];
+    z_bar = -(total_bar * y[i]);
     // line 14: double softplus = z > 0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z));
     if (z > 0.0) {
       const double exp_value = std::exp(-z);
@@ -65,7 +65,6 @@ void loss_grad(const double *X, const double *y, int n, int d, const double *w, 
       const double exp_z = std::exp(z);
       z_bar += softplus_bar / (1.0 + exp_z) * exp_z;
     }
-    softplus_bar = 0.0;
     // line 12: for (int j = 0; j < d; ++j) z += X[i * d + j] * w[j];
     for (int j = d - 1; j >= 0; --j) {
       X_bar[i * d + j] += z_bar * w[j];
@@ -74,7 +73,6 @@ void loss_grad(const double *X, const double *y, int n, int d, const double *w, 
     // line 11: double z = b;
     z = adjoint_pop(z_tape);
     b_bar_acc += z_bar;
-    z_bar = 0.0;
   }
   *b_bar += b_bar_acc;
 }

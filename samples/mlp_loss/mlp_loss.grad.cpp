@@ -52,17 +52,16 @@ void mlp_loss_grad(const double *X, const double *Y, int batch, int in_dim, int 
   double out_bar = 0.0;
   double b2_bar_acc = 0.0;
   // line 23: return loss / batch;
-  loss_bar += 1.0 / static_cast<double>(batch);
+  loss_bar = 1.0 / static_cast<double>(batch);
   // line 11: for (int n = 0; n < batch; ++n) {
   for (int n = batch - 1; n >= 0; --n) {
     // this iteration's values, taped where the forward sweep computed them
     const double err = adjoint_pop(err_tape);
     // line 21: loss += err * err;
-    err_bar += 2.0 * (loss_bar * err);
+    err_bar = loss_bar * (2.0 * err);
     // line 20: double err = out - Y[n];
-    out_bar += err_bar;
+    out_bar = err_bar;
     Y_bar[n] -= err_bar;
-    err_bar = 0.0;
     // line 19: for (int k = 0; k < hidden; ++k) out += w2[k] * h[k];
     for (int k_2 = hidden - 1; k_2 >= 0; --k_2) {
       w2_bar[k_2] += out_bar * h[k_2];
@@ -70,11 +69,10 @@ void mlp_loss_grad(const double *X, const double *Y, int batch, int in_dim, int 
     }
     // line 18: double out = b2;
     b2_bar_acc += out_bar;
-    out_bar = 0.0;
     // line 13: for (int k = 0; k < hidden; ++k) {
     for (int k = hidden - 1; k >= 0; --k) {
       // line 16: h[k] = std::tanh(a);
-      a_bar += h_bar[k] * (1.0 - h[k] * h[k]);
+      a_bar = h_bar[k] * (1.0 - h[k] * h[k]);
       h_bar[k] = 0.0;
       h[k] = adjoint_pop(h_tape);
       // line 15: for (int i = 0; i < in_dim; ++i) a += W1[k * in_dim + i] * X[n * in_dim + i];
@@ -84,7 +82,6 @@ void mlp_loss_grad(const double *X, const double *Y, int batch, int in_dim, int 
       }
       // line 14: double a = b1[k];
       b1_bar[k] += a_bar;
-      a_bar = 0.0;
     }
   }
   *b2_bar += b2_bar_acc;

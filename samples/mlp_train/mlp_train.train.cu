@@ -219,7 +219,7 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
       // line 47: if (lane == 0) atomicAdd(loss, (logf(sum) + m - z[labels[row]]) / rows);
       if (lane == 0) {
         const float loss_bar_factor = loss_bar[0] / static_cast<float>(rows);
-        sum_bar += loss_bar_factor / sum;
+        sum_bar = loss_bar_factor / sum;
         // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
         atomicAdd(&logits_bar[z_offset + labels[row]], -loss_bar_factor);
       }

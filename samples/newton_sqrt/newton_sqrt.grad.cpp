@@ -35,23 +35,21 @@ void newton_sqrt_grad(double a, double *a_bar) {
   double x_bar = 0.0;
   double a_bar_acc = 0.0;
   // line 17: return x;
-  x_bar += 1.0;
+  x_bar = 1.0;
   // line 12: while (std::fabs(step) > 1e-12 * a) {
   for (int k_L12 = iterations_L12; k_L12 > 0; --k_L12) {
     // line 15: x = next;
     x = adjoint_pop(x_tape);
-    next_bar += x_bar;
-    x_bar = 0.0;
+    next_bar = x_bar;
     // line 14: step = next - x;
     next_bar += step_bar;
-    x_bar -= step_bar;
+    x_bar = -step_bar;
     step_bar = 0.0;
     // line 13: double next = 0.5 * (x + a / x);
     const double next_bar_factor = next_bar * 0.5;
     x_bar += next_bar_factor;
     a_bar_acc += next_bar_factor / x;
-    x_bar -= next_bar_factor * (a / (x * x));
-    next_bar = 0.0;
+    x_bar -= next_bar_factor / x * (a / x);
   }
   // line 10: double x = a;
   a_bar_acc += x_bar;

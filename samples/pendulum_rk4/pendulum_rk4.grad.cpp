@@ -78,7 +78,7 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
   double damping_bar_acc = 0.0;
   double g_over_l_bar_acc = 0.0;
   // line 26: return theta;
-  theta_bar += 1.0;
+  theta_bar = 1.0;
   // line 14: for (int s = 0; s < steps; ++s) {
   for (int s = steps - 1; s >= 0; --s) {
     // this iteration's values, taped where the forward sweep computed them
@@ -91,17 +91,17 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
     // line 24: omega += h / 6 * (k1w + 2 * k2w + 2 * k3w + k4w);
     omega = adjoint_pop(omega_tape);
     const double omega_bar_factor = omega_bar * (h / 6.0);
-    k1w_bar += omega_bar_factor;
-    k2w_bar += omega_bar_factor * 2.0;
-    k3w_bar += omega_bar_factor * 2.0;
-    k4w_bar += omega_bar_factor;
+    k1w_bar = omega_bar_factor;
+    k2w_bar = omega_bar_factor * 2.0;
+    k3w_bar = omega_bar_factor * 2.0;
+    k4w_bar = omega_bar_factor;
     // line 23: theta += h / 6 * (k1t + 2 * k2t + 2 * k3t + k4t);
     theta = adjoint_pop(theta_tape);
     const double theta_bar_factor = theta_bar * (h / 6.0);
-    k1t_bar += theta_bar_factor;
-    k2t_bar += theta_bar_factor * 2.0;
-    k3t_bar += theta_bar_factor * 2.0;
-    k4t_bar += theta_bar_factor;
+    k1t_bar = theta_bar_factor;
+    k2t_bar = theta_bar_factor * 2.0;
+    k3t_bar = theta_bar_factor * 2.0;
+    k4t_bar = theta_bar_factor;
     // line 22: double k4w = accel(theta + h * k3t, omega + h * k3w, damping, g_over_l);
     {
       double accel_theta_bar = 0.0;
@@ -117,11 +117,9 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
       damping_bar_acc += accel_damping_bar;
       g_over_l_bar_acc += accel_g_over_l_bar;
     }
-    k4w_bar = 0.0;
     // line 21: double k4t = omega + h * k3w;
     omega_bar += k4t_bar;
     k3w_bar += k4t_bar * h;
-    k4t_bar = 0.0;
     // line 20: double k3w = accel(theta + 0.5 * h * k2t, omega + 0.5 * h * k2w, damping, g_over_l);
     {
       double accel_theta_bar = 0.0;
@@ -137,11 +135,9 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
       damping_bar_acc += accel_damping_bar;
       g_over_l_bar_acc += accel_g_over_l_bar;
     }
-    k3w_bar = 0.0;
     // line 19: double k3t = omega + 0.5 * h * k2w;
     omega_bar += k3t_bar;
     k2w_bar += k3t_bar * (0.5 * h);
-    k3t_bar = 0.0;
     // line 18: double k2w = accel(theta + 0.5 * h * k1t, omega + 0.5 * h * k1w, damping, g_over_l);
     {
       double accel_theta_bar = 0.0;
@@ -157,11 +153,9 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
       damping_bar_acc += accel_damping_bar;
       g_over_l_bar_acc += accel_g_over_l_bar;
     }
-    k2w_bar = 0.0;
     // line 17: double k2t = omega + 0.5 * h * k1w;
     omega_bar += k2t_bar;
     k1w_bar += k2t_bar * (0.5 * h);
-    k2t_bar = 0.0;
     // line 16: double k1w = accel(theta, omega, damping, g_over_l);
     {
       double accel_theta_bar = 0.0;
@@ -175,10 +169,8 @@ void final_angle_grad(double theta0, double omega0, double damping, double g_ove
       damping_bar_acc += accel_damping_bar;
       g_over_l_bar_acc += accel_g_over_l_bar;
     }
-    k1w_bar = 0.0;
     // line 15: double k1t = omega;
     omega_bar += k1t_bar;
-    k1t_bar = 0.0;
   }
   // line 13: double theta = theta0, omega = omega0, h = 0.02;
   *omega0_bar += omega_bar;

@@ -277,7 +277,7 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
     if (row < rows) {
       // line 32: atomicAdd(loss, (logf(sum) - z[labels[row]]) / rows);
       const float loss_bar_factor = loss_bar[0] / static_cast<float>(rows);
-      sum_bar += loss_bar_factor / sum;
+      sum_bar = loss_bar_factor / sum;
       // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
       atomicAdd(&logits_bar[z_offset + labels[row]], -loss_bar_factor);
       // line 31: for (int c = 0; c < classes; ++c) sum += expf(z[c]);

@@ -13,21 +13,19 @@ void rosenbrock_grad(const double *x, int n, double *x_bar) {
   double b_bar = 0.0;
   double f_bar = 0.0;
   // line 12: return f;
-  f_bar += 1.0;
+  f_bar = 1.0;
   // line 7: for (int i = 0; i + 1 < n; ++i) {
   for (int i = n - 2; i >= 0; --i) {
     // recomputed, not taped
     double a = x[i + 1] - x[i] * x[i];
     double b = 1.0 - x[i];
     // line 10: f += 100 * a * a + b * b;
-    a_bar += f_bar * a * 100.0 + f_bar * (100.0 * a);
-    b_bar += 2.0 * (f_bar * b);
+    a_bar = f_bar * (200.0 * a);
+    b_bar = f_bar * (2.0 * b);
     // line 9: double b = 1 - x[i];
     x_bar[i] -= b_bar;
-    b_bar = 0.0;
     // line 8: double a = x[i + 1] - x[i] * x[i];
     x_bar[i + 1] += a_bar;
-    x_bar[i] += -(a_bar * x[i]) - a_bar * x[i];
-    a_bar = 0.0;
+    x_bar[i] -= a_bar * (2.0 * x[i]);
   }
 }

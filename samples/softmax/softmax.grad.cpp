@@ -45,8 +45,9 @@ void softmax_vjp(const double *z, double *p, int n, double *z_bar, double *p_bar
     p[i_3] = adjoint_pop(p_tape);
     {
       double p_bar_new = p_bar[i_3];
-      p_bar[i_3] = p_bar_new / total;
-      total_bar -= p_bar_new * (p[i_3] / (total * total));
+      const double p_bar_new_over_total = p_bar_new / total;
+      p_bar[i_3] = p_bar_new_over_total;
+      total_bar -= p_bar_new_over_total * (p[i_3] / total);
     }
   }
   // line 12: for (int i = 0; i < n; ++i) {

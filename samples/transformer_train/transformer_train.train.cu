@@ -315,7 +315,7 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
       // line 74: if (lane == 0) atomicAdd(loss, (logf(sum) + m - z[labels[row]]) / rows);
       if (lane == 0) {
         const float loss_bar_factor = loss_bar[0] / static_cast<float>(rows);
-        sum_bar += loss_bar_factor / sum;
+        sum_bar = loss_bar_factor / sum;
         // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
         atomicAdd(&logits_bar[z_offset + labels[row]], -loss_bar_factor);
       }
@@ -445,7 +445,7 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
         }
       }
       // line 33: float rstd = rsqrtf(squares / C + 1e-5f);
-      squares_bar += rstd_bar * ((-0.5f) * rstd * rstd * rstd) / static_cast<float>(C);
+      squares_bar = rstd_bar * ((-0.5f) * rstd * rstd * rstd) / static_cast<float>(C);
       // line 32: for (int o = 16; o > 0; o /= 2) squares += __shfl_xor_sync(0xffffffffu, squares, o);
       for (int o_2_halving = adjoint::halvings(16) - 1; o_2_halving >= 0; --o_2_halving) {
         // recomputed, not taped
@@ -463,16 +463,15 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
           // recomputed, not taped
           float d = x[xr_offset + c_2] - mean;
           // line 30: squares += d * d;
-          d_bar += 2.0f * (squares_bar * d);
+          d_bar = squares_bar * (2.0f * d);
           // x[xr_offset + c_2]: each thread its own elements of a row: plain +=
           // line 29: float d = xr[c] - mean;
           x_bar[xr_offset + c_2] += d_bar;
           mean_bar -= d_bar;
-          d_bar = 0.0f;
         }
       }
       // line 26: float mean = sum / C;
-      sum_bar += mean_bar / static_cast<float>(C);
+      sum_bar = mean_bar / static_cast<float>(C);
       // line 25: for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
       for (int o_halving = adjoint::halvings(16) - 1; o_halving >= 0; --o_halving) {
         // recomputed, not taped
@@ -600,13 +599,11 @@ static __global__ void bias_gelu_vjp(const float *pre, const float *bias,
     // line 41: if (i < rows * features) {
     if (i < rows * features) {
       // line 44: out[i] = 0.5f * u * (1.0f + t);
-      u_bar += out_bar[i] * (1.0f + t) * 0.5f;
-      t_bar += out_bar[i] * (0.5f * u);
+      u_bar = out_bar[i] * (1.0f + t) * 0.5f;
+      t_bar = out_bar[i] * (0.5f * u);
       // line 43: float t = tanhf(0.7978845608f * (u + 0.044715f * u * u * u));
       u_bar += t_bar * (1.0f - t * t) * 0.7978846f +
-               t_bar * (1.0f - t * t) * 0.7978846f * u * u * 0.044715f +
-               t_bar * (1.0f - t * t) * 0.7978846f * u * (0.044715f * u) +
-               t_bar * (1.0f - t * t) * 0.7978846f * (0.044715f * u * u);
+               t_bar * (1.0f - t * t) * 0.7978846f * (3.0f * (0.044715f * u * u));
       // pre[i]: index injective over threads: plain +=
       // line 42: float u = pre[i] + bias[i % features];
       pre_bar[i] += u_bar;

@@ -93,8 +93,8 @@ w1_loss_value_and_vjp_wrt_a_b_loss(const float *x, const float *y, const float *
     float r_bar = 0.0f;
     // line 9: if (i < n) { float h = tanhf(a[0] * x[i] + b[0]); float r = h - y[i]; atomicAdd(loss, r * r / n); }
     if (i < n) {
-      r_bar += 2.0f * (loss_bar[0] / static_cast<float>(n) * r);
-      h_bar += r_bar;
+      r_bar = loss_bar[0] / static_cast<float>(n) * (2.0f * r);
+      h_bar = r_bar;
       // a[0]: the same address in every thread: summed in a register, added below
       const float h_bar_factor = h_bar * (1.0f - h * h);
       a_bar_sum += h_bar_factor * x[i];
