@@ -9,7 +9,7 @@ using namespace ir;
 namespace {
 
 // The variables whose values `e` reads: a container's size() reads none (writing an element does
-// not change it), save in `grown`, the vectors a loop's body grows.
+// not change it), save in `grown`, the vectors a loop's body grows or shrinks.
 std::set<std::string> valuesRead(const ExprPtr& e, const std::set<std::string>& grown) {
   if (e->kind == ExprKind::Member && e->operands[0]->type.isContainer()) {
     const std::string& container = rootName(*e->operands[0]);
@@ -21,10 +21,10 @@ std::set<std::string> valuesRead(const ExprPtr& e, const std::set<std::string>& 
   return out;
 }
 
-std::set<std::string> grownVectors(const StmtList& body) {
+std::set<std::string> resizedVectors(const StmtList& body) {
   std::set<std::string> names;
   walk(body, [&](const Stmt& s) {
-    if (s.kind == StmtKind::Eval && isAppend(*s.expr)) names.insert(s.expr->operands[0]->text);
+    if (s.kind == StmtKind::Eval && (isAppend(*s.expr) || isDrop(*s.expr))) names.insert(s.expr->operands[0]->text);
   });
   return names;
 }
@@ -32,7 +32,7 @@ std::set<std::string> grownVectors(const StmtList& body) {
 // Whether the loop's body leaves the values `e` reads alone.
 bool invariantIn(const StmtList& body, std::initializer_list<ExprPtr> exprs) {
   std::set<std::string> written = assignedVariables(body);
-  std::set<std::string> grown = grownVectors(body);
+  std::set<std::string> grown = resizedVectors(body);
   written.insert(grown.begin(), grown.end());
   for (const ExprPtr& e : exprs)
     for (const std::string& v : valuesRead(e, grown))

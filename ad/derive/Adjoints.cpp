@@ -381,6 +381,16 @@ void Adjoints::reverseOf(const Stmt& s, bool inLoop, StmtList& out) {
       }
       // A vector grown by the forward shrinks back: its size in the reverse is the forward's.
       if (isAppend(*s.expr)) out.push_back(eval(dropLastElement(s.expr->operands[0])));
+      // One the forward shrank grows back, its adjoint as long as it: the reverse of the overwrite
+      // before the drop (frontend/Containers.cpp) then restores the value and zeroes its adjoint.
+      if (isDrop(*s.expr)) {
+        const ExprPtr& vector = s.expr->operands[0];
+        out.push_back(eval(appendElement(vector)));
+        if (active_.count(vector->text)) {
+          ExprPtr bar = var(naming::adjointOf(vector->text), vector->type);
+          out.push_back(ifStmt(binary(Op::Lt, containerSize(bar), containerSize(vector)), {eval(appendElement(bar))}));
+        }
+      }
       if (s.expr->kind == ExprKind::Member || s.expr->kind == ExprKind::Verbatim) return;
       callAdjoint(*s.expr, nullptr, out);
       return;

@@ -19,9 +19,10 @@ bool isOverwrite(const Stmt& s, bool inLoop) {
 
 using Names = std::set<std::string>;
 
-// Whether an if's body changes what its condition reads: a variable the body assigns, or an
-// element of an array the condition indexes. A pointer tested against null (`bias != nullptr`)
-// is not changed by the stores through it.
+// Whether an if's body changes what its condition reads: a variable the body assigns, an
+// element of an array the condition indexes, or the size of a vector it grows or shrinks
+// (`if (v.size() < 3) v.push_back(e)`). A pointer tested against null (`bias != nullptr`) is not
+// changed by the stores through it.
 bool changesItsCondition(const Stmt& branch) {
   Names values, arrays;
   walk(branch.expr, [&](const Expr& x) {
@@ -32,6 +33,8 @@ bool changesItsCondition(const Stmt& branch) {
   });
   bool changed = false;
   auto check = [&](const Stmt& s) {
+    if (s.kind == StmtKind::Eval && (isAppend(*s.expr) || isDrop(*s.expr)))
+      changed |= values.count(rootName(*s.expr->operands[0])) > 0;
     if (s.kind != StmtKind::Assign && s.kind != StmtKind::Decl) return;
     std::string v = s.kind == StmtKind::Decl ? s.name : rootName(*s.lhs);
     bool whole = s.kind == StmtKind::Decl || s.lhs->kind == ExprKind::Var;

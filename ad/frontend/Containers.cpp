@@ -32,8 +32,9 @@ ir::ExprPtr Converter::convertSubscript(const CXXOperatorCallExpr* op) {
 }
 
 // The methods that read a container: size(), empty(), at(i) (x[i]: the bounds check is the
-// forward's, which ran first), front() and back(). Those that grow a local vector are statements
-// (lowerGrowth); others change its size in ways the reverse sweep does not follow.
+// forward's, which ran first), front() and back(). Those that change a local vector's size are
+// statements (lowerResizing); others (insert, erase, assign) change it in ways the reverse sweep
+// does not follow.
 ir::ExprPtr Converter::convertContainerCall(const CXXMemberCallExpr* call) {
   std::string name = call->getMethodDecl()->getNameAsString();
   ir::ExprPtr object = convertExpr(call->getImplicitObjectArgument());
@@ -137,24 +138,48 @@ bool Converter::vectorAtTopLevel(const VarDecl* vd, const ir::Type& local) {
   return false;
 }
 
-// v.push_back(e), v.emplace_back(e), v.emplace_back() and v.reserve(n) on a local std::vector.
-bool Converter::isGrowth(const CallExpr* call) const {
+// v.push_back(e), v.emplace_back(e), v.emplace_back(), v.reserve(n), v.pop_back(), v.clear() and
+// v.resize(n[, value]) on a local std::vector.
+bool Converter::isResizing(const CallExpr* call) const {
   const auto* m = dyn_cast_or_null<CXXMemberCallExpr>(call);
   if (!m || !standardContainer(m->getImplicitObjectArgument()->getType())) return false;
   std::string name = m->getMethodDecl()->getNameAsString();
-  return name == "push_back" || name == "emplace_back" || name == "reserve";
+  return name == "push_back" || name == "emplace_back" || name == "reserve" || name == "pop_back" || name == "clear" ||
+         name == "resize";
 }
+
+namespace {
+
+// v.pop_back() is `v[v.size() - 1] = 0; v.pop_back();`: the element's value is overwritten before
+// it goes, an overwrite the reverse sweep undoes as any other (restoring the value dropped) once it
+// has grown v back.
+ir::StmtList dropLast(const ir::ExprPtr& vector, ir::SourceLoc at) {
+  return {ir::at(ir::assign(lastOf(vector), ir::Op::Assign, ir::number(0, vector->type.element())), at),
+          ir::at(ir::eval(ir::dropLastElement(vector)), at)};
+}
+
+// v grows by one element of `value` (null: a zero): `v.emplace_back(); v[v.size() - 1] = value;`.
+void appendValue(const ir::ExprPtr& vector, const ir::ExprPtr& value, ir::SourceLoc at, ir::StmtList& out) {
+  out.push_back(ir::at(ir::eval(ir::appendElement(vector)), at));
+  if (!value || ir::isZero(value)) return;
+  ir::StmtPtr set = ir::assign(lastOf(vector), ir::Op::Assign, value);
+  set->firstWrite = true;
+  out.push_back(ir::at(set, at));
+}
+
+}  // namespace
 
 // v.push_back(e) is `v.emplace_back(); v[v.size() - 1] = e;`: the element grows as a zero the
 // assignment then sets, so that its derivative is an assignment's, and the reverse sweep undoes the
 // growth (v.pop_back()) where the forward did it, which keeps v.size() in the reverse what it was at
-// each statement of the forward. A value that reads v itself is taken before v grows.
-void Converter::lowerGrowth(const CXXMemberCallExpr* call, ir::StmtList& out) {
+// each statement of the forward. A value that reads v itself is taken before v grows. v.pop_back()
+// is the other way round (dropLast); v.clear() and v.resize(n, value) are loops of the two.
+void Converter::lowerResizing(const CXXMemberCallExpr* call, ir::StmtList& out) {
   ir::ExprPtr vector = convertExpr(call->getImplicitObjectArgument());
   std::string name = call->getMethodDecl()->getNameAsString();
   if (vector->kind != ir::ExprKind::Var || vector->type.pointer) {
     fail(call->getSourceRange(), "'" + name + "' on a std::vector that is not a local variable is not supported",
-         "grow a local std::vector and copy it into the caller's, or size the caller's before the call");
+         "resize a local std::vector and copy it into the caller's, or size the caller's before the call");
     return;
   }
   ir::SourceLoc at = loc(call->getBeginLoc());
@@ -162,23 +187,47 @@ void Converter::lowerGrowth(const CXXMemberCallExpr* call, ir::StmtList& out) {
     out.push_back(ir::at(ir::eval(ir::reserve(vector, convertExpr(call->getArg(0)))), at));
     return;
   }
-  if (call->getNumArgs() > 1) {
+  ir::ExprPtr size = lengthOf(vector);
+  if (name == "pop_back") {
+    ir::StmtList drop = dropLast(vector, at);
+    out.insert(out.end(), drop.begin(), drop.end());
+    return;
+  }
+  if (name == "clear") {
+    out.push_back(
+        ir::at(ir::whileStmt(ir::binary(ir::Op::Gt, size, ir::number(0, sizeType())), dropLast(vector, at)), at));
+    return;
+  }
+  bool resize = name == "resize";
+  if (call->getNumArgs() > (resize ? 2u : 1u)) {
     fail(call->getSourceRange(), "'" + name + "' with more than one argument is not supported",
          "push the element's value: v.push_back(x)");
     return;
   }
-  ir::ExprPtr value = call->getNumArgs() == 1 ? convertExpr(call->getArg(0)) : nullptr;
-  if (value && ir::reads(value, vector->text)) {
-    std::string before = freshName("pushed");
-    out.push_back(ir::at(ir::decl(before, value->type, value), at));
-    value = ir::var(before, value->type);
+  // (Values that read v itself are taken before v changes.)
+  auto taken = [&](ir::ExprPtr value, const std::string& base) {
+    if (!value || !ir::reads(value, vector->text)) return value;
+    std::string local = freshName(base);
+    out.push_back(ir::at(ir::decl(local, value->type, value), at));
+    return ir::var(local, value->type);
+  };
+  unsigned valueArg = resize ? 1 : 0;
+  ir::ExprPtr value = call->getNumArgs() > valueArg ? taken(convertExpr(call->getArg(valueArg)), "pushed") : nullptr;
+  if (!resize) {
+    appendValue(vector, value, at, out);
+    return;
   }
-  out.push_back(ir::at(ir::eval(ir::appendElement(vector)), at));
-  if (value && !ir::isZero(value)) {
-    ir::StmtPtr set = ir::assign(lastOf(vector), ir::Op::Assign, value);
-    set->firstWrite = true;
-    out.push_back(ir::at(set, at));
+  // v.resize(n, value): elements past n dropped, then copies of value (or zeros) up to n.
+  ir::ExprPtr target = ir::cast(sizeType(), convertExpr(call->getArg(0)));
+  if (target->kind != ir::ExprKind::Number && (target->kind != ir::ExprKind::Var || ir::reads(target, vector->text))) {
+    std::string local = freshName("new_size");
+    out.push_back(ir::at(ir::decl(local, sizeType(), target), at));
+    target = ir::var(local, sizeType());
   }
+  ir::StmtList grow;
+  appendValue(vector, value, at, grow);
+  out.push_back(ir::at(ir::whileStmt(ir::binary(ir::Op::Gt, size, target), dropLast(vector, at)), at));
+  out.push_back(ir::at(ir::whileStmt(ir::binary(ir::Op::Lt, size, target), grow), at));
 }
 
 // A container parameter passed by value is read only in the derivatives, which take it by const

@@ -144,8 +144,8 @@ class Converter {
   bool initializeArray(const Expr* init, ir::Stmt& array);
   bool vectorAtTopLevel(const VarDecl* vd, const ir::Type& local);
   bool writesReadOnlyContainer(const ir::ExprPtr& target, const Expr* write);
-  bool isGrowth(const CallExpr* call) const;
-  void lowerGrowth(const CXXMemberCallExpr* call, ir::StmtList& out);
+  bool isResizing(const CallExpr* call) const;
+  void lowerResizing(const CXXMemberCallExpr* call, ir::StmtList& out);
   int nesting_ = 0;  // blocks around the statement being converted (1: the function's own)
   // Algorithms of <numeric> and <algorithm> (Algorithms.cpp).
   struct IndexedRange {

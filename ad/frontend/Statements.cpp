@@ -315,8 +315,8 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
       if (ir::StmtPtr l = c_.convertLaunch(launch)) out_.push_back(l);
     } else if (c_.isRangeWrite(call)) {
       c_.lowerRangeWrite(call, out_);
-    } else if (c_.isGrowth(call)) {
-      c_.lowerGrowth(cast<CXXMemberCallExpr>(call), out_);
+    } else if (c_.isResizing(call)) {
+      c_.lowerResizing(cast<CXXMemberCallExpr>(call), out_);
     } else if (call && c_.isLibraryCall(call)) {
       if (ir::StmtPtr l = c_.convertLibraryCall(call)) out_.push_back(l);
     } else if (const CallExpr* reduce = c_.groupReduce(assigned(e), e->getType())) {

@@ -186,6 +186,7 @@ static bool isContainerMethod(const Expr& e, const char* name) {
   return e.kind == ExprKind::Member && e.operands[0]->type.isContainer() && e.text == name;
 }
 bool isAppend(const Expr& e) { return isContainerMethod(e, "emplace_back()"); }
+bool isDrop(const Expr& e) { return isContainerMethod(e, "pop_back()"); }
 bool isReserve(const Expr& e) { return isContainerMethod(e, "reserve"); }
 
 ExprPtr member(ExprPtr base, const std::string& field) {

@@ -110,6 +110,7 @@ ExprPtr dropLastElement(ExprPtr vector);
 ExprPtr reserve(ExprPtr vector, ExprPtr count);
 // Whether e is one of those on a container (Eval statements).
 bool isAppend(const Expr& e);
+bool isDrop(const Expr& e);  // v.pop_back()
 bool isReserve(const Expr& e);
 
 // Arithmetic with folding of literal zeros and ones.

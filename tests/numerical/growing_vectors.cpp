@@ -1,6 +1,7 @@
-// Local std::vectors grown as numerical code grows them: push_back and emplace_back after a
+// Local std::vectors grown and shrunk as numerical code does it: push_back and emplace_back after a
 // reserve, under a branch (a filter), in a loop whose condition reads the growing size, with a
-// value read from the vector itself, in nested loops, and read back by index, back() and range-for.
+// value read from the vector itself, in nested loops, and read back by index, back() and range-for;
+// pop_back, clear and resize.
 #include <cmath>
 #include <vector>
 
@@ -81,3 +82,62 @@ double shifted_logs(const std::vector<double>& x, double shift) {
   return positive_log_sum(x, shift) * shift + positive_log_sum(x, 0.5 * shift);
 }
 // VERIFY: shifted_logs
+
+// A stack: pushed, then popped while it is not empty, each value read before it goes.
+double stack_unwind(const std::vector<double>& x, double decay) {
+  std::vector<double> stack;
+  for (double v : x) stack.push_back(v * v);
+  double s = 0;
+  while (!stack.empty()) {
+    s = s * decay + std::sin(stack.back());
+    stack.pop_back();
+  }
+  return s;
+}
+// VERIFY: stack_unwind
+
+// A buffer cleared and refilled each round, and a window kept to a fixed length: the values the
+// forward drops are the ones the reverse sweep needs back.
+double windowed_rounds(const std::vector<double>& x, double w, int rounds) {
+  std::vector<double> buffer;
+  std::vector<double> window;
+  double s = 0;
+  for (int r = 0; r < rounds; ++r) {
+    buffer.clear();
+    for (double v : x) buffer.push_back(w * v + r);
+    window.push_back(buffer[0] * buffer.back());
+    if (window.size() > 2) window.pop_back();
+    for (double b : buffer) s += b * window.back();
+  }
+  return s + window[0];
+}
+// VERIFY: windowed_rounds rounds=3
+
+// resize: grown with a value read from the vector itself, shrunk, grown with zeros.
+double resized(const std::vector<double>& x, double a) {
+  std::vector<double> v(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) v[i] = a * x[i];
+  v.resize(x.size() + 2, v[0] * a);
+  double s = v.back() * v[1];
+  v.resize(2);
+  s += v[0] * v[1] * v.size();
+  v.resize(4);
+  for (double e : v) s += std::exp(0.1 * e);
+  return s;
+}
+// VERIFY: resized
+
+// A branch on the vector's size that grows it: its condition, false once the vector has grown,
+// is taped rather than evaluated again in the reverse sweep (which read the grown size, silently
+// dropping the branch's adjoint, before this was found).
+double grown_if_short(const std::vector<double>& x, double a) {
+  std::vector<double> v;
+  v.push_back(a);
+  v.push_back(a * x[1]);
+  if (v.size() < 3) v.push_back(std::sin(a * x[0]));
+  if (v.size() > 2) v.pop_back();
+  double s = 0;
+  for (double e : v) s += e * e;
+  return s + v.size();
+}
+// VERIFY: grown_if_short

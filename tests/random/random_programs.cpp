@@ -6,7 +6,7 @@
 // pointer walks, std::vector and std::array parameters (indexed, at(), size(), range-based for,
 // std::accumulate, std::inner_product, *std::max_element, *std::min_element, std::transform, std::copy, std::fill),
 // lambdas named by a local and function objects, inlined calls under ?:, && and ||, the comma operator, local
-// std::vectors grown by push_back, local structs and structs made
+// std::vectors grown by push_back and shrunk by pop_back, clear and resize, local structs and structs made
 // by constructors, std::pair and std::tuple with structured bindings, local arrays of arrays (also views of x as
 // structs; passed whole to functions that return structs and to methods), const member functions called on struct
 // parameters and differentiated themselves (--fn SK::eval), results through references to locals, switch (on integers
@@ -747,6 +747,14 @@ class Generator {
                         : "  grown.push_back(a);\n  while (grown.size() < static_cast<std::size_t>(n))\n"
                           "    grown.emplace_back(0.5 * grown.back() + std::sin(x[grown.size()]));\n";
       out += "  for (double gv : grown) a += 0.125 * std::sin(gv);\n";
+      // ... and shrunk: popped while it is read, cleared and refilled, resized with a value.
+      const char* shrinks[] = {
+          "  while (grown.size() > 1) {\n    a += 0.125 * std::sin(grown.back() * b);\n    grown.pop_back();\n  }\n",
+          "  grown.clear();\n  grown.push_back(a * b);\n  a += 0.125 * std::sin(grown[0]);\n",
+          "  grown.resize(static_cast<std::size_t>(n) + 1, 0.5 * b);\n  a += 0.125 * grown.back() * grown[0];\n",
+          "  if (grown.size() % 2 == 0) grown.push_back(a * b);\n  if (grown.size() > 2) grown.pop_back();\n"
+          "  a += 0.125 * std::sin(grown.empty() ? b : grown.back());\n"};
+      if (chance(60)) out += shrinks[pick(4)];
     }
     if (chance(15)) {
       // A local array of arrays: nested lists, rows updated from each other.
