@@ -18,7 +18,7 @@ root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 medians = {}
 for b in report["benchmarks"]:
     if b.get("aggregate_name") == "median":
-        _, workload, method = b["run_name"].split("/")
+        _, workload, method = (part.strip() for part in b["run_name"].split("/"))
         medians.setdefault(workload, {})[method] = b["real_time"] / 1e3  # microseconds
 
 methods = ["forward", "adjoint_grad", "adolc_gradient", "adolc_tape_and_gradient", "central_differences"]
