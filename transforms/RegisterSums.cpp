@@ -70,14 +70,14 @@ class RegisterSums {
     std::set<std::string> changed = analysis::writtenVariables({std::make_shared<Stmt>(loop)});
     std::map<std::string, int> increments;  // per adjoint array: how many statements add to it
     std::vector<Stmt*> candidates;
-    walk(loop.body, [&](const Stmt& s) {
+    walk(loop.body, [&](Stmt& s) {
       if (!isIncrement(s)) return;
       const std::string& array = s.lhs->operands[0]->text;
       ++increments[array];
       const ExprPtr& at = s.lhs->operands[1];
       bool invariant = arithmetic(at);
       for (const std::string& v : analysis::readVariables(at)) invariant &= !changed.count(v);
-      if (invariant && !reads(s.expr, array)) candidates.push_back(const_cast<Stmt*>(&s));
+      if (invariant && !reads(s.expr, array)) candidates.push_back(&s);
     });
     // Everything else the loop does with such an array is an addition too: no read, no store.
     candidates.erase(std::remove_if(candidates.begin(), candidates.end(),

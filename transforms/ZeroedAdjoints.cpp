@@ -104,10 +104,7 @@ class ZeroFlow {
   Zeros loop(Stmt& s, Zeros zeros, bool rewrite) {
     if (s.init) zeros = statement(*s.init, std::move(zeros), false);
     if (jumpsFromBody(s.body)) {
-      walk(s.body, [&](const Stmt& inner) {
-        if (inner.kind == StmtKind::Decl) zeros.erase(inner.name);
-        if (inner.kind == StmtKind::Assign && inner.lhs->kind == ExprKind::Var) zeros.erase(inner.lhs->text);
-      });
+      for (const std::string& v : analysis::assignedVariables(s.body)) zeros.erase(v);
     } else {
       for (;;) {
         Zeros after = run(s.body, zeros, false);

@@ -24,7 +24,7 @@ std::set<std::string> valuesRead(const ExprPtr& e, const std::set<std::string>& 
 std::set<std::string> resizedVectors(const StmtList& body) {
   std::set<std::string> names;
   walk(body, [&](const Stmt& s) {
-    if (s.kind == StmtKind::Eval && (isAppend(*s.expr) || isDrop(*s.expr))) names.insert(s.expr->operands[0]->text);
+    if (s.kind == StmtKind::Eval && isResize(*s.expr)) names.insert(s.expr->operands[0]->text);
   });
   return names;
 }

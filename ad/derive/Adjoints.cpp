@@ -387,7 +387,7 @@ void Adjoints::reverseOf(const Stmt& s, bool inLoop, StmtList& out) {
         const ExprPtr& vector = s.expr->operands[0];
         out.push_back(eval(appendElement(vector)));
         if (active_.count(vector->text)) {
-          ExprPtr bar = var(naming::adjointOf(vector->text), vector->type);
+          ExprPtr bar = barOf(*vector);
           out.push_back(ifStmt(binary(Op::Lt, containerSize(bar), containerSize(vector)), {eval(appendElement(bar))}));
         }
       }

@@ -33,8 +33,7 @@ bool changesItsCondition(const Stmt& branch) {
   });
   bool changed = false;
   auto check = [&](const Stmt& s) {
-    if (s.kind == StmtKind::Eval && (isAppend(*s.expr) || isDrop(*s.expr)))
-      changed |= values.count(rootName(*s.expr->operands[0])) > 0;
+    if (s.kind == StmtKind::Eval && isResize(*s.expr)) changed |= values.count(rootName(*s.expr->operands[0])) > 0;
     if (s.kind != StmtKind::Assign && s.kind != StmtKind::Decl) return;
     std::string v = s.kind == StmtKind::Decl ? s.name : rootName(*s.lhs);
     bool whole = s.kind == StmtKind::Decl || s.lhs->kind == ExprKind::Var;

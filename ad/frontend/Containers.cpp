@@ -204,26 +204,22 @@ void Converter::lowerResizing(const CXXMemberCallExpr* call, ir::StmtList& out) 
          "push the element's value: v.push_back(x)");
     return;
   }
-  // (Values that read v itself are taken before v changes.)
-  auto taken = [&](ir::ExprPtr value, const std::string& base) {
-    if (!value || !ir::reads(value, vector->text)) return value;
+  auto intoLocal = [&](const ir::ExprPtr& value, const std::string& base) {
     std::string local = freshName(base);
     out.push_back(ir::at(ir::decl(local, value->type, value), at));
     return ir::var(local, value->type);
   };
   unsigned valueArg = resize ? 1 : 0;
-  ir::ExprPtr value = call->getNumArgs() > valueArg ? taken(convertExpr(call->getArg(valueArg)), "pushed") : nullptr;
+  ir::ExprPtr value = call->getNumArgs() > valueArg ? convertExpr(call->getArg(valueArg)) : nullptr;
+  if (value && ir::reads(value, vector->text)) value = intoLocal(value, "pushed");  // taken before v changes
   if (!resize) {
     appendValue(vector, value, at, out);
     return;
   }
   // v.resize(n, value): elements past n dropped, then copies of value (or zeros) up to n.
   ir::ExprPtr target = ir::cast(sizeType(), convertExpr(call->getArg(0)));
-  if (target->kind != ir::ExprKind::Number && (target->kind != ir::ExprKind::Var || ir::reads(target, vector->text))) {
-    std::string local = freshName("new_size");
-    out.push_back(ir::at(ir::decl(local, sizeType(), target), at));
-    target = ir::var(local, sizeType());
-  }
+  if (target->kind != ir::ExprKind::Number && target->kind != ir::ExprKind::Var)
+    target = intoLocal(target, "new_size");  // evaluated once
   ir::StmtList grow;
   appendValue(vector, value, at, grow);
   out.push_back(ir::at(ir::whileStmt(ir::binary(ir::Op::Gt, size, target), dropLast(vector, at)), at));

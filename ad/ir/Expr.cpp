@@ -187,6 +187,7 @@ static bool isContainerMethod(const Expr& e, const char* name) {
 }
 bool isAppend(const Expr& e) { return isContainerMethod(e, "emplace_back()"); }
 bool isDrop(const Expr& e) { return isContainerMethod(e, "pop_back()"); }
+bool isResize(const Expr& e) { return isAppend(e) || isDrop(e); }
 bool isReserve(const Expr& e) { return isContainerMethod(e, "reserve"); }
 
 ExprPtr member(ExprPtr base, const std::string& field) {

@@ -110,7 +110,8 @@ ExprPtr dropLastElement(ExprPtr vector);
 ExprPtr reserve(ExprPtr vector, ExprPtr count);
 // Whether e is one of those on a container (Eval statements).
 bool isAppend(const Expr& e);
-bool isDrop(const Expr& e);  // v.pop_back()
+bool isDrop(const Expr& e);    // v.pop_back()
+bool isResize(const Expr& e);  // either: v.size() changes
 bool isReserve(const Expr& e);
 
 // Arithmetic with folding of literal zeros and ones.
