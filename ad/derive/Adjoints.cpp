@@ -14,22 +14,18 @@ using namespace ir;
 
 namespace {
 
-// Pointer parameters of `callee` it both reads and writes: a pullback that re-runs the callee
-// from the state after the call would read the updated values.
-std::set<std::string> inPlaceArrays(const Function& callee) {
-  std::set<std::string> read, written;
+// Pointer parameters of `callee` it writes. The frontend inlines such calls (their stores are then
+// the caller's, saved and undone as its own are); a call left is one it could not inline, whose
+// stores the caller's reverse sweep would not see.
+std::set<std::string> writtenArrays(const Function& callee) {
+  std::set<std::string> written;
   walk(callee.body, [&](const Stmt& s) {
-    for (const ExprPtr& e : {s.expr}) read.merge(analysis::readVariables(e));
-    for (const ExprPtr& e : s.args) read.merge(analysis::readVariables(e));
-    if (s.kind == StmtKind::Assign) {
-      written.insert(rootName(*s.lhs));
-      if (s.op != Op::Assign) read.insert(rootName(*s.lhs));
-    }
+    if (s.kind == StmtKind::Assign) written.insert(rootName(*s.lhs));
   });
-  std::set<std::string> both;
+  std::set<std::string> arrays;
   for (const Param& p : callee.params)
-    if (p.type.pointer && read.count(p.name) && written.count(p.name)) both.insert(p.name);
-  return both;
+    if (p.type.pointer && written.count(p.name)) arrays.insert(p.name);
+  return arrays;
 }
 
 // The factors of a product tree, through its multiplications (s2 * s2 * s2: s2, s2, s2).
@@ -316,18 +312,18 @@ void Adjoints::callAdjoint(const Expr& c, const ExprPtr& seed, StmtList& out) {
   const Function* callee = m_.find(c.text);
   if (!callee) return;  // a math function evaluated for nothing
   std::set<std::string> wrt;
-  std::set<std::string> inPlace = inPlaceArrays(*callee);
+  std::set<std::string> written = writtenArrays(*callee);
   for (size_t i = 0; i < callee->params.size(); ++i) {
     const Param& p = callee->params[i];
     if (!p.type.isDifferentiable() || p.nondifferentiable || !readsActive(c.operands[i])) continue;
     if (p.type.pointer && pointerArg(c.operands[i]).array->kind != ExprKind::Var)
       throw Diagnostic(at_, "an array argument to '" + callee->name + "' must point into an array variable",
                        "pass the array itself, or an offset into it (x + i)");
-    if (inPlace.count(p.name))
-      throw Diagnostic(callee->loc,
-                       "'" + callee->name + "' both reads and writes its array parameter '" + p.name +
-                           "', which is not supported in a differentiated call",
-                       "write the results to a separate output array");
+    if (written.count(p.name))
+      throw Diagnostic(at_,
+                       "'" + callee->name + "' writes into its array parameter '" + p.name +
+                           "' in a call that cannot be inlined, whose stores the gradient could not undo",
+                       "call it in a statement of its own, or return the values and store them here");
     wrt.insert(p.name);
   }
   bool seeded = callee->returnsFloating() && seed && !isZero(seed);

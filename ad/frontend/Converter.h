@@ -61,6 +61,10 @@ void visitAll(const Stmt* s, F&& visit) {
   for (const Stmt* child : s->children()) visitAll(child, visit);
 }
 
+// Why a call of the program's function `fd` is inlined for the arrays it writes (its array
+// parameters, or for a lambda the arrays it captures), or "" where it writes none (Inlining.cpp).
+std::string arraysWrittenReason(const FunctionDecl* fd);
+
 // The arguments of a constructor call, without the defaulted ones (dim3(n) for dim3(n, 1, 1)).
 std::vector<const Expr*> explicitArgs(const CXXConstructExpr* c);
 
@@ -291,7 +295,10 @@ class Converter {
   bool isStructParameter(const Expr* e) const;
   bool isLocalStruct(const Expr* object) const;
   ir::ExprPtr convertFunctionObjectCall(const CXXOperatorCallExpr* call);
-  ir::ExprPtr inlineCall(const CallExpr* call, const FunctionDecl* def, const Expr* object, const std::string& why);
+  // `inBody`: what variables of the caller the body reads in their place (a lambda's copies of
+  // what it captures by value).
+  ir::ExprPtr inlineCall(const CallExpr* call, const FunctionDecl* def, const Expr* object, const std::string& why,
+                         const std::map<const VarDecl*, ir::ExprPtr>& inBody = {});
   void bindParameter(const FunctionDecl* def, const ParmVarDecl* p, const Expr* arg,
                      const std::set<const VarDecl*>& written, ir::StmtList& out);
   void renameCalleeLocals(const FunctionDecl* def);
@@ -299,6 +306,7 @@ class Converter {
   bool returnFromInlined(const ReturnStmt* rs, ir::StmtList& out);
   bool isInlinedValue(const ir::ExprPtr& e) const { return inlinedValues_.count(e) > 0; }
   std::string localName(const VarDecl* vd) const;
+  std::string inlinedName(const FunctionDecl* def) const;
   std::vector<InlinedCall> inlined_;                            // being inlined, innermost last
   std::vector<std::map<std::string, ir::ExprPtr>> thisFields_;  // in an inlined method: its object's fields
   std::map<const CallExpr*, std::map<std::string, ir::ExprPtr>> inlinedStructs_;  // a struct result's field locals
@@ -321,8 +329,10 @@ class Converter {
   ir::ExprPtr lambdaCall(const CXXMethodDecl* method, std::vector<ir::ExprPtr> args, const Expr* call);
   void addCaptureParams(const FunctionDecl* fd, ir::Function& f);
   std::string lambdaName(const FunctionDecl* fd) const;
-  std::map<const CXXRecordDecl*, std::string> lambdaNames_;  // closure type -> its function's name
-  std::map<const VarDecl*, ir::Type> captured_;              // in a lambda's function: its captures
+  std::string lambdaInliningReason(const CXXMethodDecl* method) const;
+  std::map<const CXXRecordDecl*, std::string> lambdaNames_;       // closure type -> its function's name
+  std::map<const CXXRecordDecl*, std::string> assignedCaptures_;  // a scalar captured by reference it assigns
+  std::map<const VarDecl*, ir::Type> captured_;                   // in a lambda's function: its captures
   std::map<std::pair<const CXXRecordDecl*, const VarDecl*>, ir::ExprPtr> captureCopies_;  // by value
   std::string currentFunction_;  // the IR name of the function being converted
 

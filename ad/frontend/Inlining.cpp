@@ -4,6 +4,8 @@
 // its parameters bound to copies of the arguments (a pointer to an offset into the array it points
 // into, a reference to what it names), so that every field is differentiated as the scalar it is.
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/LambdaCapture.h>
+#include <clang/Basic/SourceManager.h>
 
 #include <algorithm>
 
@@ -50,10 +52,150 @@ bool changes(const Stmt* body, const ParmVarDecl* p) {
   return changed;
 }
 
-// What the locals of an inlined call are named after: the callee (`rotate_result_x`), `call` for
-// a function object's operator() (`call_value`).
-std::string inlinedName(const FunctionDecl* def) {
-  return def->getOverloadedOperator() == OO_Call ? "call" : def->getNameAsString();
+// The variable whose elements a store into `target` writes (p of `p[i]`, `*p`, `*(p + k)`, `p->x`,
+// `(*p)[j]`, `v[i]` on a container, `reinterpret_cast<float4*>(p)[i].x`, `v.data()[i]`); null where
+// the store assigns a variable itself.
+const VarDecl* storedThrough(const Expr* target) {
+  bool through = false;
+  const Expr* e = target;
+  for (;;) {
+    e = e->IgnoreParenCasts();
+    if (const auto* s = dyn_cast<ArraySubscriptExpr>(e)) {
+      through = true;
+      e = s->getBase();
+    } else if (const auto* u = dyn_cast<UnaryOperator>(e);
+               u && (u->getOpcode() == UO_Deref || u->isIncrementDecrementOp())) {
+      through |= u->getOpcode() == UO_Deref;
+      e = u->getSubExpr();
+    } else if (const auto* m = dyn_cast<MemberExpr>(e)) {
+      through |= m->isArrow();
+      e = m->getBase();
+    } else if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->isAdditiveOp()) {
+      e = b->getLHS()->getType()->isPointerType() ? b->getLHS() : b->getRHS();
+    } else if (const auto* op = dyn_cast<CXXOperatorCallExpr>(e);
+               op &&
+               (op->getOperator() == OO_Subscript || op->getOperator() == OO_Star || op->getOperator() == OO_Arrow)) {
+      through = true;
+      e = op->getArg(0);
+    } else if (const auto* mc = dyn_cast<CXXMemberCallExpr>(e)) {  // v.data(), v.begin()
+      e = mc->getImplicitObjectArgument();
+    } else {
+      break;
+    }
+  }
+  const auto* ref = dyn_cast<DeclRefExpr>(e);
+  return through && ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+}
+
+// The variable an argument passes the elements of (p of `p`, `p + k`, `&p[i]`, `v.data()`,
+// `v.begin()`, `v` a container passed by reference): what a callee may write through it.
+const VarDecl* passedElements(const Expr* arg) {
+  const Expr* e = arg->IgnoreParenCasts();
+  if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf)
+    return storedThrough(u->getSubExpr());
+  for (;;) {
+    e = e->IgnoreParenCasts();
+    if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->isAdditiveOp())
+      e = b->getLHS()->getType()->isPointerType() ? b->getLHS() : b->getRHS();
+    else if (const auto* mc = dyn_cast<CXXMemberCallExpr>(e))
+      e = mc->getImplicitObjectArgument();
+    else
+      break;
+  }
+  const auto* ref = dyn_cast<DeclRefExpr>(e);
+  return ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+}
+
+// Whether a callee's parameter of type `t` can write what its argument points to: a pointer to
+// something not const, a reference to a non-const container or array, an iterator of one.
+bool writableElements(QualType t) {
+  if (t->isPointerType()) return !t->getPointeeType().isConstQualified();
+  if (t->isReferenceType())
+    return !t.getNonReferenceType().isConstQualified() && !t.getNonReferenceType()->isArithmeticType();
+  return t->isRecordType();  // an iterator passed by value
+}
+
+// The array parameters (pointers, containers by reference) whose elements `def` writes: through the
+// parameter, through a local pointer into it, or through a call it passes them to (a function of
+// the library is taken to write what it can). `open`: the functions being looked at, whose own
+// calls count as writing nothing more (recursion).
+std::set<const VarDecl*> writtenArrays(const FunctionDecl* def, std::set<const FunctionDecl*>& open) {
+  std::set<const VarDecl*> written;
+  if (!def || !def->hasBody() || !open.insert(def).second) return written;
+  // Its parameters, and for a lambda what it captures.
+  const auto* method = dyn_cast<CXXMethodDecl>(def);
+  const CXXRecordDecl* closure = method && method->getParent()->isLambda() ? method->getParent() : nullptr;
+  auto own = [&](const VarDecl* vd) {
+    if (isa<ParmVarDecl>(vd) && vd->getDeclContext() == def) return true;
+    return closure && std::any_of(closure->captures_begin(), closure->captures_end(), [&](const LambdaCapture& c) {
+             return c.capturesVariable() && c.getCapturedVar() == vd;
+           });
+  };
+  // Each local pointer, to the parameters it may point into.
+  std::map<const VarDecl*, std::set<const VarDecl*>> into;
+  auto params = [&](const Stmt* value) {
+    std::set<const VarDecl*> out;
+    visitAll(value, [&](const Stmt* s) {
+      const auto* ref = dyn_cast<DeclRefExpr>(s);
+      const auto* vd = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+      if (!vd) return;
+      if (own(vd)) out.insert(vd);
+      if (auto it = into.find(vd); it != into.end()) out.insert(it->second.begin(), it->second.end());
+    });
+    return out;
+  };
+  auto store = [&](const VarDecl* vd) {
+    if (!vd) return;
+    if (own(vd)) written.insert(vd);
+    if (auto it = into.find(vd); it != into.end()) written.insert(it->second.begin(), it->second.end());
+  };
+  for (int pass = 0; pass < 2; ++pass)  // (a pointer assigned after another's declaration reads it)
+    visitAll(def->getBody(), [&](const Stmt* s) {
+      if (const auto* ds = dyn_cast<DeclStmt>(s))
+        for (const Decl* d : ds->decls())
+          if (const auto* vd = dyn_cast<VarDecl>(d); vd && vd->getType()->isPointerType() && vd->getInit())
+            into[vd].merge(params(vd->getInit()));
+      if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp())
+        if (const auto* ref = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts()))
+          if (const auto* vd = dyn_cast<VarDecl>(ref->getDecl()); vd && vd->getType()->isPointerType() && !own(vd))
+            into[vd].merge(params(b->getRHS()));
+    });
+  visitAll(def->getBody(), [&](const Stmt* s) {
+    if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) store(storedThrough(b->getLHS()));
+    if (const auto* u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp())
+      store(storedThrough(u->getSubExpr()));
+    const auto* call = dyn_cast<CallExpr>(s);
+    if (const auto* op = dyn_cast_or_null<CXXOperatorCallExpr>(call); op && op->isAssignmentOp())
+      store(storedThrough(op->getArg(0)));
+    const FunctionDecl* callee = call ? call->getDirectCallee() : nullptr;
+    if (!callee || isa<CXXOperatorCallExpr>(call)) return;
+    const FunctionDecl* body = callee->getDefinition();
+    if (body && body->getASTContext().getSourceManager().isInSystemHeader(body->getLocation())) body = nullptr;
+    std::set<const VarDecl*> calleeWrites = writtenArrays(body, open);
+    for (unsigned i = 0; i < std::min(call->getNumArgs(), callee->getNumParams()); ++i) {
+      if (!writableElements(callee->getParamDecl(i)->getType())) continue;
+      bool writes = body ? calleeWrites.count(body->getParamDecl(i)) > 0 : true;
+      if (writes) store(passedElements(call->getArg(i)));
+    }
+  });
+  open.erase(def);
+  return written;
+}
+
+// Whether the body moves the pointer parameter `p` itself (p += k, ++p, p = q, &p), not only
+// what it points to.
+bool movesPointer(const Stmt* body, const ParmVarDecl* p) {
+  auto isP = [&](const Expr* e) {
+    const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return ref && ref->getDecl() == p;
+  };
+  bool moved = false;
+  visitAll(body, [&](const Stmt* s) {
+    if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) moved |= isP(b->getLHS());
+    if (const auto* u = dyn_cast<UnaryOperator>(s); u && (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf))
+      moved |= isP(u->getSubExpr());
+  });
+  return moved;
 }
 
 // Whether the function's only return is its body's last statement (or it has none): inlined, its
@@ -66,6 +208,28 @@ bool returnsAtEnd(const FunctionDecl* def) {
 }
 
 }  // namespace
+
+// Inlined, a function's stores are the caller's own: saved where the caller's reverse reads what
+// they overwrite, and undone in the caller's buffers, which a gradient leaves as it received them.
+std::string arraysWrittenReason(const FunctionDecl* fd) {
+  std::set<const FunctionDecl*> open;
+  std::set<const VarDecl*> written = writtenArrays(fd, open);
+  for (const ParmVarDecl* p : fd->parameters())
+    if (written.count(p) && (p->getType()->isPointerType() || p->getType()->isReferenceType()))
+      return "it writes into its array parameter '" + p->getNameAsString() + "'";
+  for (const VarDecl* v : written)
+    if (!isa<ParmVarDecl>(v) || v->getDeclContext() != fd)
+      return "it writes into '" + v->getNameAsString() + "', which it captures";
+  return "";
+}
+
+// What the locals of an inlined call are named after: the callee (`rotate_result_x`), a lambda's
+// local (`put_v`), `call` for a function object's operator() (`call_value`).
+std::string Converter::inlinedName(const FunctionDecl* def) const {
+  if (std::string lambda = lambdaName(def); !lambda.empty())  // <function>_<local>
+    return lambda.rfind(currentFunction_ + "_", 0) == 0 ? lambda.substr(currentFunction_.size() + 1) : lambda;
+  return def->getOverloadedOperator() == OO_Call ? "call" : def->getNameAsString();
+}
 
 std::string Converter::localName(const VarDecl* vd) const {
   auto it = renamed_.find(vd);
@@ -85,6 +249,7 @@ bool Converter::isStructParameter(const Expr* e) const {
 // Why a call of the program's function `fd` is inlined, or "" where it is called.
 std::string Converter::inliningReason(const CallExpr* call, const FunctionDecl* fd) const {
   if (fd->getReturnType()->isRecordType()) return "it returns a struct";
+  if (std::string why = arraysWrittenReason(fd); !why.empty()) return why;
   for (unsigned i = 0; i < std::min(call->getNumArgs(), fd->getNumParams()); ++i) {
     QualType t = fd->getParamDecl(i)->getType(), value = t.getNonReferenceType();
     if (value->isRecordType() && !standardContainer(value) && !isGroupType(value) &&
@@ -127,7 +292,7 @@ void Converter::bindParameter(const FunctionDecl* def, const ParmVarDecl* p, con
   if (value->isPointerType() || value->isArrayType()) {
     std::optional<PointerValue> pointer = pointerValue(arg);
     if (!pointer) return reportUnfollowed(arg);
-    if (!pointer->offset && pointer->width == 1 && !changed) {
+    if (!pointer->offset && pointer->width == 1 && !movesPointer(def->getBody(), p)) {
       elementAliases_[p] = pointer->base;
       return;
     }
@@ -184,15 +349,17 @@ void Converter::bindParameter(const FunctionDecl* def, const ParmVarDecl* p, con
 // converted: the value it leaves is its result's local (placeholder for void; a struct's fields
 // through inlinedField).
 ir::ExprPtr Converter::inlineCall(const CallExpr* call, const FunctionDecl* def, const Expr* object,
-                                  const std::string& why) {
-  std::string name = def->getQualifiedNameAsString();
+                                  const std::string& why, const std::map<const VarDecl*, ir::ExprPtr>& inBody) {
+  std::string name = lambdaName(def).empty() ? def->getQualifiedNameAsString() : inlinedName(def);
   if (!prelude_)
     return unsupportedExpr(
         call, "'" + name + "' is inlined (" + why + "), which cannot be done in a loop's condition or step",
         "call it in a statement of its own, into a local");
   if (std::any_of(inlined_.begin(), inlined_.end(), [&](const InlinedCall& c) { return c.callee == def; }))
     return unsupportedExpr(call, "'" + name + "' calls itself, and it is inlined (" + why + ")",
-                           "pass and return the struct's fields, or write the recursion as a loop");
+                           why.find("struct") != std::string::npos
+                               ? "pass and return the struct's fields, or write the recursion as a loop"
+                               : "write the recursion as a loop");
   auto type = convertType(call->getType(), call->getSourceRange(), /*allowVoid=*/true);
   if (!type) return placeholder();
   ir::StmtList& before = *prelude_;
@@ -230,7 +397,14 @@ ir::ExprPtr Converter::inlineCall(const CallExpr* call, const FunctionDecl* def,
     result("value", *type);
   inlined_.push_back(inlined);
   if (object) thisFields_.push_back(self);
+  std::map<const VarDecl*, ir::ExprPtr> outside;  // the aliases inBody hides while the body is converted
+  for (const auto& [v, alias] : inBody) {
+    if (auto it = elementAliases_.find(v); it != elementAliases_.end()) outside[v] = it->second;
+    elementAliases_[v] = alias;
+  }
   ir::StmtList body = convertBody(def->getBody());
+  for (const auto& [v, alias] : inBody) elementAliases_.erase(v);
+  elementAliases_.insert(outside.begin(), outside.end());
   if (object) thisFields_.pop_back();
   inlined_.pop_back();
   // (The callee's locals have names of their own: its body needs no scope of its own.)

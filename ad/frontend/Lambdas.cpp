@@ -1,7 +1,9 @@
 // Lambdas named by a local (`auto sq = [&](double v) { return w * v * v; };`) and called through
 // it: each becomes a function of the translation unit, `<function>_<name>`, taking what it captures
 // as its first parameters (by reference: the variable as it is at the call; by value: a copy made
-// where the lambda is), and is differentiated like any called function (see Converter.h).
+// where the lambda is), and is differentiated like any called function (see Converter.h). One
+// that writes into arrays or assigns a scalar it captures by reference is inlined where it is
+// called instead.
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/LambdaCapture.h>
@@ -69,13 +71,11 @@ bool Converter::nameLambda(const LambdaExpr* lambda, const std::string& name, ir
            "copy the fields it needs into scalars and capture those");
       return false;
     }
+    // (its calls are inlined: the body then assigns the variable itself)
     if (c.getCaptureKind() == LCK_ByRef && !v->getType()->isPointerType() &&
         !ctx_.getAsConstantArrayType(v->getType()) && !standardContainer(v->getType()) &&
-        assigns(lambda->getBody(), v)) {
-      fail(c.getLocation(), "the lambda assigns to '" + v->getNameAsString() + "', which it captures by reference",
-           "return the new value from the lambda and assign it at the call");
-      return false;
-    }
+        assigns(lambda->getBody(), v) && !assignedCaptures_.count(closure))
+      assignedCaptures_[closure] = v->getNameAsString();
   }
   for (const LambdaCapture& c : lambda->captures()) {
     const auto* v = cast<VarDecl>(c.getCapturedVar());
@@ -94,8 +94,20 @@ bool Converter::nameLambda(const LambdaExpr* lambda, const std::string& name, ir
   return true;
 }
 
-// name(args): the call of the lambda's function, with what it captures first.
+// name(args): the call of the lambda's function, with what it captures first; inlined where it
+// writes into arrays (see arraysWrittenReason), its copies of what it captures by value read
+// where the lambda's body names those variables.
 ir::ExprPtr Converter::convertLambdaCall(const CXXOperatorCallExpr* call) {
+  const auto* method = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+  auto name = lambdaNames_.find(method ? method->getParent() : nullptr);
+  if (std::string why = method ? lambdaInliningReason(method) : ""; !why.empty() && name != lambdaNames_.end()) {
+    if (name->second.empty()) return placeholder();
+    std::map<const VarDecl*, ir::ExprPtr> copies;
+    for (const auto& [key, copy] : captureCopies_)
+      if (key.first == method->getParent()) copies[key.second] = copy;
+    return inlineCall(call, method->getDefinition() ? cast<FunctionDecl>(method->getDefinition()) : method, nullptr,
+                      why, copies);
+  }
   std::vector<ir::ExprPtr> args;
   for (unsigned i = 1; i < call->getNumArgs(); ++i) args.push_back(convertExpr(call->getArg(i)));
   return lambdaCall(dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee()), args, call);
@@ -109,6 +121,9 @@ ir::ExprPtr Converter::lambdaCall(const CXXMethodDecl* method, std::vector<ir::E
     return unsupportedExpr(call, "this call of a lambda is not supported",
                            "name the lambda by a local (auto f = [...](...) { ... };) and call it by that name");
   if (name->second.empty()) return placeholder();
+  if (std::string why = lambdaInliningReason(method); !why.empty())
+    return unsupportedExpr(call, "this lambda must be inlined (" + why + "), which cannot be done here",
+                           "call it by its name in a statement, or write the loop out");
   std::vector<ir::ExprPtr> captures;
   for (const LambdaCapture& c : method->getParent()->captures()) {
     const auto* v = cast<VarDecl>(c.getCapturedVar());
@@ -123,6 +138,14 @@ ir::ExprPtr Converter::lambdaCall(const CXXMethodDecl* method, std::vector<ir::E
   if (!type) return placeholder();
   enqueue(method->getDefinition() ? cast<FunctionDecl>(method->getDefinition()) : method);
   return ir::call(irName(method), args, *type);
+}
+
+// Why the calls of a lambda are inlined, or "": it writes into arrays (arraysWrittenReason) or
+// assigns a scalar it captures by reference, which its function would take as a copy.
+std::string Converter::lambdaInliningReason(const CXXMethodDecl* method) const {
+  if (auto assigned = assignedCaptures_.find(method->getParent()); assigned != assignedCaptures_.end())
+    return "it assigns to '" + assigned->second + "', which it captures by reference";
+  return arraysWrittenReason(method);
 }
 
 // The lambda's function takes its captures first, typed as the variables are (arrays as pointers).

@@ -130,3 +130,17 @@ __global__ void streamed_store(const float* x, float* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) __stcs(&y[i], tanhf(x[i]) * x[i]);
 }
+
+// Stores through device functions: one writing an output element, one adding into a row in place
+// (inlined: their stores are the kernel's own, left out of the vjp, which leaves y as it came).
+__device__ void store_scaled(float* out, int at, float v, float s) { out[at] = s * v; }
+__device__ void add_to_row(float* row, int C, float b) {
+  for (int c = 0; c < C; ++c) row[c] += b * (c + 1);
+}
+// KERNEL: stores_through_helpers grid=2 block=32 x=[240] y=[240] C=6 N=40
+__global__ void stores_through_helpers(const float* x, float* y, int C, int N) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= N) return;
+  for (int c = 0; c < C; ++c) store_scaled(y, r * C + c, x[r * C + c] * x[r * C + c], 0.5f);
+  add_to_row(y + r * C, C, 0.1f * sinf(x[r * C]));
+}

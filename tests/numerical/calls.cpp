@@ -63,8 +63,7 @@ double with_wrt(double x, double y, double z) { return x * y * z + std::sin(z); 
 // VERIFY: with_wrt wrt=x,z
 
 // An output written only by a called function is an output all the same: its _dot is writable
-// (the jvp did not compile). The vjp leaves y as fill wrote it: restoring what a callee wrote is
-// not done yet, so this check knows of one changed array.
+// (the jvp did not compile). The call is inlined: the gradient undoes its stores as its own.
 static void fill(const double* x, double* y, int n) {
   for (int i = 0; i < n; ++i) y[i] = std::sin(x[i]);
 }
@@ -74,4 +73,31 @@ double output_written_by_callee(const double* x, double* y, int n) {
   for (int i = 0; i < n; ++i) s += y[i] * y[i];
   return s;
 }
-// VERIFY: output_written_by_callee n=5 changed=1
+// VERIFY: output_written_by_callee n=5
+
+// What a callee overwrites was read before the call: the reverse of that read needs the old
+// values (silently wrong before the call was inlined: the reverse read what fill left), and a
+// callee updating its array in place (refused before).
+double read_then_callee_writes(const double* x, double* y, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += y[i] * y[i] * x[i];
+  fill(x, y, n);
+  for (int i = 0; i < n; ++i) s += y[i] * y[i];
+  return s;
+}
+// VERIFY: read_then_callee_writes n=5
+
+static void scale(double* v, int n, double a) {
+  for (int i = 0; i < n; ++i) v[i] *= a;
+}
+static void scaled_copy(const double* from, double* to, int n, double a) {
+  for (int i = 0; i < n; ++i) to[i] = from[i];
+  scale(to, n, a);
+}
+double callee_in_place(const double* x, double* v, int n, double a) {
+  double before = v[0] * v[1];
+  scale(v, n, a * x[0]);
+  scaled_copy(x, v + 1, n - 1, std::cos(a));
+  return before + v[0] * v[n - 1] + v[1];
+}
+// VERIFY: callee_in_place n=5

@@ -38,13 +38,37 @@ double captured_before_change(double a, double b) {
 }
 // VERIFY: captured_before_change
 
-// A lambda writing into a container it captures by reference (the caller's output); like any
-// called function that writes an array, it leaves what it wrote there (README: the one exception).
+// A lambda writing into a container it captures by reference (the caller's output): inlined, its
+// stores undone by the gradient; also where the caller read what it overwrites (silently wrong
+// when the lambda was a function of its own), and with a copy it captures by value.
 void scatter_squares(const std::vector<double>& x, std::vector<double>& out) {
   auto put = [&out](std::size_t i, double v) { out[i] = v * v; };
   for (std::size_t i = 0; i < x.size(); ++i) put(i, std::sin(x[i]));
 }
-// VERIFY: scatter_squares changed=1
+// VERIFY: scatter_squares
+
+double lambda_overwrites_read(const std::vector<double>& x, std::vector<double>& out, double w) {
+  double s = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) s += out[i] * x[i];
+  auto put = [&out, w](std::size_t i, double v) { out[i] = w * v * v; };
+  w = 2 * w;
+  for (std::size_t i = 0; i < x.size(); ++i) put(i, std::sin(x[i]) + w);
+  for (std::size_t i = 0; i < x.size(); ++i) s += out[i];
+  return s;
+}
+// VERIFY: lambda_overwrites_read
+
+// Lambdas that assign to a scalar they capture by reference: inlined, their bodies assign the
+// variable itself (a lambda's function would assign its own copy).
+double accumulate_by_lambda(const double* x, int n, double w) {
+  double total = 0;
+  auto add = [&](double v) { total += w * v * v; };
+  for (int i = 0; i < n; ++i) add(std::sin(x[i]));
+  auto scale = [&total](double s) { total *= s; };
+  scale(0.5 + 0.25 * w);
+  return total;
+}
+// VERIFY: accumulate_by_lambda n=5
 
 // Function objects: structs with an operator(), const (reading its fields) or not (accumulating
 // into them), called on locals, on a temporary and on a parameter.

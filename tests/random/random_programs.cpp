@@ -1,7 +1,8 @@
 // Writes random, well-defined, differentiable C++ functions for differential testing of Adjoint
 // (in the spirit of Csmith): straight-line arithmetic, branches, counted and while loops, break,
 // continue and early returns, local arrays at computed indices, overwritten variables, calls
-// between generated functions (also under ?:, && and ||), helpers in a namespace and function
+// between generated functions (also under ?:, && and ||), calls and lambdas that write into arrays the caller read
+// before, lambdas assigning to scalars they capture by reference, helpers in a namespace and function
 // templates, a constant table at namespace scope, pointer locals, pointer arithmetic and
 // pointer walks, std::vector and std::array parameters (indexed, at(), size(), range-based for,
 // std::accumulate, std::inner_product, *std::max_element, *std::min_element, std::transform, std::copy, std::fill),
@@ -19,7 +20,7 @@
 // thread loaded and stored whole, kernel templates, the warp as a cooperative group with cg::reduce, a running maximum
 // or minimum over a loop, a neighbour's element through extern __shared__, rows of C elements per thread, warp or
 // block, through row pointers, a pointer into a row passed to a device function, a double2 passed to and returned by a
-// device function), each with a
+// device function, a store through a device function), each with a
 // `// KERNEL:` line for tests/run_kernel_case.py.
 //
 //   random_programs [--kernels] <seed> <count> <output>
@@ -70,6 +71,10 @@ class Generator {
         << "struct Bend {\n  double k;\n  double operator()(double u) const { return std::sin(u * k) + 0.5 * u; }\n};\n"
         << "std::tuple<double, double, int> tip3(double l, double a) {\n"
         << "  return std::make_tuple(l * std::cos(a), l * std::sin(a), a > 1.0 ? 1 : 0);\n}\n\n"
+        << "// Callees that write into arrays (the tool inlines their calls): an output, and one in place.\n"
+        << "void smooth_into(const double* in, double* out, int n, double t) {\n"
+        << "  for (int i = 0; i < n; ++i) out[i] = std::sin(t * in[i]) + 0.5 * in[i];\n}\n"
+        << "void scale_in_place(double* v, int n, double s) {\n  for (int i = 0; i < n; ++i) v[i] *= s;\n}\n\n"
         << "// The user's own rules: one reading the call's result, for a function with another name.\n"
         << "double squash(double x) { return x / std::sqrt(1 + x * x); }\n"
         << "double squash_again(double x) { return x / std::sqrt(1 + x * x); }\n"
@@ -106,7 +111,9 @@ class Generator {
         << "  return make_double2(v.x * cos(t) - v.y * sin(t), v.x * sin(t) + v.y * cos(t));\n}\n\n"
         << "// An element and the next in its row, given a pointer into the row (row kernels call it).\n"
         << "__device__ double next_product(const double* at, int left) {\n"
-        << "  return left > 1 ? at[0] * at[1] : at[0] * at[0];\n}\n\n";
+        << "  return left > 1 ? at[0] * at[1] : at[0] * at[0];\n}\n\n"
+        << "// A store through a device function (the tool inlines its call).\n"
+        << "__device__ void store_mixed(double* out, int at, double v, double w) { out[at] = v + 0.5 * w; }\n\n";
     for (int k = 0; k < count; ++k)
       out << (pick(3) == 0 || helpers_.empty() ? deviceHelper(k) : chance(20) ? rowKernel(k) : kernel(k));
     if (kernels_.size() >= 2 && !elementwise_.empty()) out << hostFunction();
@@ -540,7 +547,9 @@ class Generator {
       out += chance(30) ? "    __stcs(reinterpret_cast<double2*>(y) + i, " + pair + ");\n"
                         : "    reinterpret_cast<double2*>(y)[i] = " + pair + ";\n";
     } else if (store == 0) {
-      out += chance(30) ? "    __stcs(&y[i], " + value + ");\n" : "    y[i] = " + value + ";\n";
+      const char* stores[] = {"    __stcs(&y[i], %);\n", "    y[i] = %;\n", "    store_mixed(y, i, %, b);\n"};
+      std::string line = stores[pick(3)];
+      out += line.replace(line.find('%'), 1, value);
     }
     if (store == 1) out += "    atomicAdd(&y[i % 4], " + value + ");\n";
     if (store == 2) out += "    atomicAdd(y, " + value + ");\n";
@@ -783,6 +792,12 @@ class Generator {
       if (form == 2 && chance(50)) out += "  b += a > 1.0 ? 0.25 * bend(b) : 0.5 * a;\n";
     }
     if (chance(15)) {
+      // A lambda assigning to a scalar it captures by reference (the tool inlines its calls).
+      out +=
+          "  auto bump = [&a](double u) { a += 0.125 * std::sin(u * a); };\n"
+          "  for (int bi = 0; bi < 2; ++bi) bump(b + bi);\n";
+    }
+    if (chance(15)) {
       // Library code that touches no value the derivative needs: draws as constants, output.
       out +=
           "  std::mt19937 engine(static_cast<unsigned>(n) + 3u);\n"
@@ -790,6 +805,10 @@ class Generator {
           "  double draw = unit(engine);\n"
           "  a += 0.125 * draw * std::sin(a);\n"
           "  if (a > 1e6) std::fprintf(stderr, \"a = %f, drawn %f\\n\", a, draw);\n";
+    }
+    if (s.hasLocal && chance(25)) {
+      // w, which later code may read, updated in place by a call
+      out += "  scale_in_place(w + 1, 6, 0.75 + 0.25 * std::sin(" + expr(s, 2) + "));\n";
     }
     if (chance(30) && !s.vectors) {
       out += "  const double* xr = x + 1;\n  a += 0.125 * std::sin(xr[0]);\n";
@@ -837,9 +856,18 @@ class Generator {
     else
       out += "    y[i] = " + bounded(inner, 3) + ";\n  }\n";
     out += s.vectors ? "  for (std::size_t j = 1; j < y.size(); ++j) y[j] += 0.5 * std::sin(y[j - 1]);\n"
-                       "  for (double& v : y) v *= 0.75 + 0.25 * std::sin(a);\n"
-                     : "  for (int j = 1; j < n; ++j) y[j] += 0.5 * std::sin(y[j - 1]);\n"
-                       "  last = y[n - 1] * a + 0.5 * last;  // an output (and input) by reference\n";
+                     : "  for (int j = 1; j < n; ++j) y[j] += 0.5 * std::sin(y[j - 1]);\n";
+    // y, which the loop above read, overwritten by calls: of functions, or of a lambda capturing it
+    const char* calls[] = {"  smooth_into(x, y + 1, n - 1, a);\n", "  scale_in_place(y, n, 0.5 + 0.25 * a);\n",
+                           "  auto put = [&y](int at, double v) { y[at] = v * v; };\n"
+                           "  for (int j = 0; j < n; j += 2) put(j, std::sin(y[j] + a));\n"};
+    if (!s.vectors && chance(35)) out += calls[pick(3)];
+    if (s.vectors && chance(35))
+      out +=
+          "  auto put = [&y, a](std::size_t at, double v) { y[at] = a * v * v; };\n"
+          "  for (std::size_t j = 0; j + 1 < y.size(); j += 2) put(j, std::sin(y[j + 1]));\n";
+    out += s.vectors ? "  for (double& v : y) v *= 0.75 + 0.25 * std::sin(a);\n"
+                     : "  last = y[n - 1] * a + 0.5 * last;  // an output (and input) by reference\n";
     out += "}\n// VERIFY: " + name + (s.vectors ? kShortVectors : "") + "\n\n";
     return out;
   }
