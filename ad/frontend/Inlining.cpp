@@ -52,19 +52,19 @@ bool changes(const Stmt* body, const ParmVarDecl* p) {
   return changed;
 }
 
-// The variable whose elements a store into `target` writes (p of `p[i]`, `*p`, `*(p + k)`, `p->x`,
-// `(*p)[j]`, `v[i]` on a container, `reinterpret_cast<float4*>(p)[i].x`, `v.data()[i]`); null where
-// the store assigns a variable itself.
-const VarDecl* storedThrough(const Expr* target) {
-  bool through = false;
-  const Expr* e = target;
+// The variable an access names, through elements, fields, pointer arithmetic and the pointers a
+// container gives (p of `p[i]`, `*(p + k)`, `p->x`, `&p[i]`, `v.data()[i]`, `v.begin()`,
+// `reinterpret_cast<float4*>(p)[i].x`); `through`: whether the access reaches what the variable
+// points to or holds (an element), not the variable itself.
+const VarDecl* accessedVariable(const Expr* e, bool& through) {
+  through = false;
   for (;;) {
     e = e->IgnoreParenCasts();
     if (const auto* s = dyn_cast<ArraySubscriptExpr>(e)) {
       through = true;
       e = s->getBase();
     } else if (const auto* u = dyn_cast<UnaryOperator>(e);
-               u && (u->getOpcode() == UO_Deref || u->isIncrementDecrementOp())) {
+               u && (u->getOpcode() == UO_Deref || u->getOpcode() == UO_AddrOf || u->isIncrementDecrementOp())) {
       through |= u->getOpcode() == UO_Deref;
       e = u->getSubExpr();
     } else if (const auto* m = dyn_cast<MemberExpr>(e)) {
@@ -84,26 +84,20 @@ const VarDecl* storedThrough(const Expr* target) {
     }
   }
   const auto* ref = dyn_cast<DeclRefExpr>(e);
-  return through && ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  return ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
 }
 
-// The variable an argument passes the elements of (p of `p`, `p + k`, `&p[i]`, `v.data()`,
-// `v.begin()`, `v` a container passed by reference): what a callee may write through it.
+// The variable whose elements a store into `target` writes; null where it assigns a variable itself.
+const VarDecl* storedThrough(const Expr* target) {
+  bool through = false;
+  const VarDecl* v = accessedVariable(target, through);
+  return through ? v : nullptr;
+}
+
+// The variable whose elements an argument passes on (`p`, `p + k`, `&p[i]`, `v.data()`, `v`).
 const VarDecl* passedElements(const Expr* arg) {
-  const Expr* e = arg->IgnoreParenCasts();
-  if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf)
-    return storedThrough(u->getSubExpr());
-  for (;;) {
-    e = e->IgnoreParenCasts();
-    if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->isAdditiveOp())
-      e = b->getLHS()->getType()->isPointerType() ? b->getLHS() : b->getRHS();
-    else if (const auto* mc = dyn_cast<CXXMemberCallExpr>(e))
-      e = mc->getImplicitObjectArgument();
-    else
-      break;
-  }
-  const auto* ref = dyn_cast<DeclRefExpr>(e);
-  return ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  bool through = false;
+  return accessedVariable(arg, through);
 }
 
 // Whether a callee's parameter of type `t` can write what its argument points to: a pointer to
