@@ -1,5 +1,8 @@
 // Calls to functions of the same translation unit, differentiated in turn; recursion.
 #include <cmath>
+#include <numeric>
+#include <tuple>
+#include <vector>
 
 static double square(double v) { return v * v; }
 
@@ -101,3 +104,62 @@ double callee_in_place(const double* x, double* v, int n, double a) {
   return before + v[0] * v[n - 1] + v[1];
 }
 // VERIFY: callee_in_place n=5
+
+// Array writers as users write them, each overwriting what the caller read before the call: a
+// container normalized in place, a pointer walk through a local pointer, a const method writing
+// its output, and a callee calling another writer at an offset.
+static void normalize(std::vector<double>& v) {
+  double s = std::accumulate(v.begin(), v.end(), 0.0);
+  for (double& e : v) e /= s;
+}
+double vector_callee(const std::vector<double>& x, std::vector<double>& y) {
+  double before = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    y[i] = x[i] * x[i] + 1.0;
+    before += y[i] * x[i];
+  }
+  normalize(y);
+  double after = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) after += y[i] * y[i];
+  return before + after;
+}
+// VERIFY: vector_callee
+
+static void write_row(double* row, const double* x, int n, double s) {
+  double* p = row;
+  for (int j = 0; j < n; ++j) *p++ = s * x[j];
+}
+double walking_callee(const double* x, double* out, int n) {
+  double t = 0;
+  for (int i = 0; i < 2 * n; ++i) t += out[i] * 0.5;
+  write_row(out, x, n, 2.0);
+  write_row(out + n, x, n, t);
+  for (int i = 0; i < 2 * n; ++i) t += out[i] * out[i];
+  return t;
+}
+// VERIFY: walking_callee n=4 length=8
+
+struct Model {
+  double k;
+  void predict(const double* x, double* y, int n) const {
+    for (int i = 0; i < n; ++i) y[i] = std::tanh(k * x[i]);
+  }
+};
+inline auto adjoint_fields(Model& m) { return std::tie(m.k); }
+static void affine_in_place(double* y, int n, double a) {
+  for (int i = 0; i < n; ++i) y[i] = a * y[i] + 1.0;
+}
+static void twice_affine(double* y, int n, double a) {
+  affine_in_place(y, n, a);
+  affine_in_place(y + 1, n - 1, a * a);
+}
+double method_writes(const Model& m, const double* x, double* y, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += y[i] * x[i];
+  m.predict(x, y, n);
+  for (int i = 0; i < n; ++i) s += y[i] * y[i];
+  twice_affine(y, n, m.k);
+  for (int i = 0; i < n; ++i) s += std::sin(y[i]);
+  return s;
+}
+// VERIFY: method_writes n=5
