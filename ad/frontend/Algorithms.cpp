@@ -85,6 +85,13 @@ const CXXMethodDecl* callOperator(const CXXRecordDecl* closure) {
   return op;
 }
 
+// The operator() of a struct of the program's (not a template).
+const CXXMethodDecl* functionObjectOperator(const CXXRecordDecl* record) {
+  for (const CXXMethodDecl* m : record->methods())
+    if (m->getOverloadedOperator() == OO_Call) return m;
+  return nullptr;
+}
+
 }  // namespace
 
 bool Converter::isAlgorithm(const Expr* e) const { return algorithmCall(e) != nullptr; }
@@ -117,14 +124,18 @@ static const FunctionDecl* namedFunction(const Expr* op) {
 // a function named (called as the program calls it) or an arithmetic function object
 // (std::plus<double>()).
 ir::ExprPtr Converter::applyOperation(const Expr* op, const std::vector<ir::ExprPtr>& args, ir::StmtList& out) {
-  if (const FunctionDecl* fd = namedFunction(op)) {
+  // A function or operator() taking the elements, by value or const reference.
+  auto takesElements = [&](const FunctionDecl* fd) {
     bool scalars = fd->getNumParams() == args.size();
     for (const ParmVarDecl* p : fd->parameters()) {
       QualType t = p->getType();
       scalars &= t.getNonReferenceType()->isArithmeticType() &&
                  (!t->isReferenceType() || t.getNonReferenceType().isConstQualified());
     }
-    if (!scalars)
+    return scalars;
+  };
+  if (const FunctionDecl* fd = namedFunction(op)) {
+    if (!takesElements(fd))
       return unsupportedExpr(op, "'" + fd->getNameAsString() + "' as the operation of std::transform is not supported",
                              "an operation named takes the elements, by value or const reference");
     auto type = convertType(fd->getReturnType(), op->getSourceRange());
@@ -134,6 +145,15 @@ ir::ExprPtr Converter::applyOperation(const Expr* op, const std::vector<ir::Expr
   if (std::optional<ir::Op> o = functionObjectOp(value))
     return args.size() == 1 ? ir::neg(args[0]) : ir::binary(*o, args[0], args[1]);
   const CXXRecordDecl* closure = value->getType()->getAsCXXRecordDecl();
+  // A function object of the program's own: its const operator() inlined on the object for each
+  // element (std::transform takes the object by value: one that changes itself changes a copy).
+  if (const CXXMethodDecl* call = closure && !closure->isLambda() ? functionObjectOperator(closure) : nullptr) {
+    const FunctionDecl* def = call->getDefinition();
+    if (!def || call->isVirtual() || !call->isConst() || !isOwnDifferentiated(def) || !takesElements(def))
+      return unsupportedExpr(op, "this function object as the operation of std::transform is not supported",
+                             "give the struct a const operator() taking the elements by value or const reference");
+    return inlineCall(op, def, value, "a function object's operator()", {}, &args);
+  }
   if (const auto* lambda = dyn_cast<LambdaExpr>(value)) {
     if (!nameLambda(lambda, freshName("op"), out)) return placeholder();
   } else if (!closure || !closure->isLambda() || !isa<DeclRefExpr>(value)) {
@@ -162,6 +182,7 @@ void Converter::lowerRangeWrite(const CallExpr* call, ir::StmtList& out) {
   ir::ExprPtr target = callee == "std::fill" ? range->values : rangeStart(call->getArg(args == 5 ? 3 : 2));
   if (!target) return;
   ir::ExprPtr value;
+  ir::StmtList body;
   if (callee == "std::fill") {
     value = convertExpr(call->getArg(2));
   } else if (callee == "std::copy") {
@@ -173,12 +194,12 @@ void Converter::lowerRangeWrite(const CallExpr* call, ir::StmtList& out) {
       if (!second) return;
       operands.push_back(ir::index(second, counter));
     }
+    PreludeTo perElement(prelude_, &body);  // (an inlined operation's statements, in the loop)
     value = applyOperation(call->getArg(args - 1), operands, out);
   }
   ir::ExprPtr element = ir::index(target, counter);
-  out.push_back(
-      ir::at(countedLoop(k, range->length, {ir::assign(element, ir::Op::Assign, ir::cast(element->type, value))}),
-             loc(call->getBeginLoc())));
+  body.push_back(ir::assign(element, ir::Op::Assign, ir::cast(element->type, value)));
+  out.push_back(ir::at(countedLoop(k, range->length, body), loc(call->getBeginLoc())));
 }
 
 // An algorithm inside an expression: its loops go before the statement, its value in a local.

@@ -295,10 +295,14 @@ class Converter {
   bool isStructParameter(const Expr* e) const;
   bool isLocalStruct(const Expr* object) const;
   ir::ExprPtr convertFunctionObjectCall(const CXXOperatorCallExpr* call);
-  // `inBody`: what variables of the caller the body reads in their place (a lambda's copies of
-  // what it captures by value).
-  ir::ExprPtr inlineCall(const CallExpr* call, const FunctionDecl* def, const Expr* object, const std::string& why,
-                         const std::map<const VarDecl*, ir::ExprPtr>& inBody = {});
+  // `where`: the call, or where an algorithm applies `def` to the values `converted` (its
+  // arguments then, in place of the call's). `inBody`: what variables of the caller the body reads
+  // in their place (a lambda's copies of what it captures by value).
+  ir::ExprPtr inlineCall(const Expr* where, const FunctionDecl* def, const Expr* object, const std::string& why,
+                         const std::map<const VarDecl*, ir::ExprPtr>& inBody = {},
+                         const std::vector<ir::ExprPtr>* converted = nullptr);
+  void bindValue(const FunctionDecl* def, const ParmVarDecl* p, const ir::ExprPtr& argument, bool unchanged,
+                 ir::SourceLoc at, ir::StmtList& out);
   void bindParameter(const FunctionDecl* def, const ParmVarDecl* p, const Expr* arg,
                      const std::set<const VarDecl*>& written, ir::StmtList& out);
   void renameCalleeLocals(const FunctionDecl* def);

@@ -329,36 +329,44 @@ void Converter::bindParameter(const FunctionDecl* def, const ParmVarDecl* p, con
     elementAliases_[p] = target;
     return;
   }
-  ir::ExprPtr argument = ir::cast(*type, convertExpr(arg));
+  bindValue(def, p, ir::cast(*type, convertExpr(arg)), unchanged, at, out);
+}
+
+// The scalar parameter `p` of an inlined call bound to the value `argument`: the argument's
+// variable itself where the body never changes `p` (`unchanged`), else a copy.
+void Converter::bindValue(const FunctionDecl* def, const ParmVarDecl* p, const ir::ExprPtr& argument, bool unchanged,
+                          ir::SourceLoc at, ir::StmtList& out) {
   if (unchanged && argument->kind == ir::ExprKind::Var) {
     elementAliases_[p] = argument;
     return;
   }
-  std::string copy = freshName(callee + "_" + name);
-  out.push_back(ir::at(ir::decl(copy, *type, argument), at));
-  elementAliases_[p] = ir::var(copy, *type);
+  std::string copy = freshName(inlinedName(def) + "_" + (p->getName().empty() ? "unnamed" : p->getNameAsString()));
+  out.push_back(ir::at(ir::decl(copy, argument->type, argument), at));
+  elementAliases_[p] = ir::var(copy, argument->type);
 }
 
 // The call `call` of `def` (on `object`, for a method) inlined before the statement being
 // converted: the value it leaves is its result's local (placeholder for void; a struct's fields
 // through inlinedField).
-ir::ExprPtr Converter::inlineCall(const CallExpr* call, const FunctionDecl* def, const Expr* object,
-                                  const std::string& why, const std::map<const VarDecl*, ir::ExprPtr>& inBody) {
+ir::ExprPtr Converter::inlineCall(const Expr* where, const FunctionDecl* def, const Expr* object,
+                                  const std::string& why, const std::map<const VarDecl*, ir::ExprPtr>& inBody,
+                                  const std::vector<ir::ExprPtr>* converted) {
+  const auto* call = dyn_cast<CallExpr>(where);
   std::string name = lambdaName(def).empty() ? def->getQualifiedNameAsString() : inlinedName(def);
   if (!prelude_)
     return unsupportedExpr(
-        call, "'" + name + "' is inlined (" + why + "), which cannot be done in a loop's condition or step",
+        where, "'" + name + "' is inlined (" + why + "), which cannot be done in a loop's condition or step",
         "call it in a statement of its own, into a local");
   if (std::any_of(inlined_.begin(), inlined_.end(), [&](const InlinedCall& c) { return c.callee == def; }))
-    return unsupportedExpr(call, "'" + name + "' calls itself, and it is inlined (" + why + ")",
+    return unsupportedExpr(where, "'" + name + "' calls itself, and it is inlined (" + why + ")",
                            why.find("struct") != std::string::npos
                                ? "pass and return the struct's fields, or write the recursion as a loop"
                                : "write the recursion as a loop");
-  auto type = convertType(call->getType(), call->getSourceRange(), /*allowVoid=*/true);
+  auto type = convertType(call ? call->getType() : def->getReturnType(), where->getSourceRange(), /*allowVoid=*/true);
   if (!type) return placeholder();
   ir::StmtList& before = *prelude_;
   size_t first = before.size();
-  ir::SourceLoc at = loc(call->getBeginLoc());
+  ir::SourceLoc at = loc(where->getBeginLoc());
   std::map<std::string, ir::ExprPtr> self;
   QualType objectType = object ? object->getType() : QualType();
   if (object && objectType->isPointerType()) objectType = objectType->getPointeeType();  // this
@@ -366,17 +374,26 @@ ir::ExprPtr Converter::inlineCall(const CallExpr* call, const FunctionDecl* def,
   if (object && !record) return placeholder();
   if (object)  // (the object's fields themselves: a const method reads them, another assigns them)
     for (const auto& field : record->record->fields) self[field.first] = fieldOf(object, field.first);
-  // (an operator called as a member, f(x): its object is the first argument)
-  unsigned objectArgs = isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(def) ? 1 : 0;
-  unsigned params = std::min(call->getNumArgs() - objectArgs, def->getNumParams());
-  std::set<const VarDecl*> written;  // what the call may assign through references
-  if (const auto* m = dyn_cast<CXXMethodDecl>(def); object && m && !m->isConst())
-    written.insert(namedVariable(object));  // (null for `this`: arguments not named are copied anyway)
-  for (unsigned i = 0; i < params; ++i)
-    if (isOutputReference(def->getParamDecl(i)->getType()) || def->getParamDecl(i)->getType()->isPointerType())
-      written.insert(namedVariable(call->getArg(objectArgs + i)));
-  for (unsigned i = 0; i < params; ++i)
-    bindParameter(def, def->getParamDecl(i), call->getArg(objectArgs + i), written, before);
+  if (converted) {  // (scalars: an algorithm's elements)
+    for (unsigned i = 0; i < std::min<size_t>(converted->size(), def->getNumParams()); ++i) {
+      const ParmVarDecl* p = def->getParamDecl(i);
+      auto t = convertType(p->getType().getNonReferenceType().getUnqualifiedType(), p->getSourceRange());
+      if (!t) return placeholder();
+      bindValue(def, p, ir::cast(*t, (*converted)[i]), !changes(def->getBody(), p), at, before);
+    }
+  } else {
+    // (an operator called as a member, f(x): its object is the first argument)
+    unsigned objectArgs = isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(def) ? 1 : 0;
+    unsigned params = std::min(call->getNumArgs() - objectArgs, def->getNumParams());
+    std::set<const VarDecl*> written;  // what the call may assign through references
+    if (const auto* m = dyn_cast<CXXMethodDecl>(def); object && m && !m->isConst())
+      written.insert(namedVariable(object));  // (null for `this`: arguments not named are copied anyway)
+    for (unsigned i = 0; i < params; ++i)
+      if (isOutputReference(def->getParamDecl(i)->getType()) || def->getParamDecl(i)->getType()->isPointerType())
+        written.insert(namedVariable(call->getArg(objectArgs + i)));
+    for (unsigned i = 0; i < params; ++i)
+      bindParameter(def, def->getParamDecl(i), call->getArg(objectArgs + i), written, before);
+  }
   renameCalleeLocals(def);
   InlinedCall inlined{def, *type, {}, returnsAtEnd(def)};
   std::string base = inlinedName(def);
@@ -409,7 +426,7 @@ ir::ExprPtr Converter::inlineCall(const CallExpr* call, const FunctionDecl* def,
     before.back()->inlinedCall = true;
   }
   if (before.size() > first) before[first]->comment = name + " inlined: " + why;
-  if (type->isStruct()) {
+  if (type->isStruct() && call) {
     auto& fields = inlinedStructs_[call];
     for (size_t k = 0; k < inlined.results.size(); ++k) fields[type->record->fields[k].first] = inlined.results[k];
   }

@@ -166,3 +166,27 @@ void named_operations(const std::vector<double>& x, const std::vector<double>& s
   std::transform(h.begin(), h.end(), out.begin(), ::tanh);
 }
 // VERIFY: named_operations length=6 lo=-1.5 hi=1.5
+
+// Function objects of the program's own as the operation: a local, a temporary and one taking two
+// ranges, their operator() inlined for each element.
+struct Scale {
+  double factor;
+  double operator()(double t) const { return factor * std::sin(t); }
+};
+struct Blend {
+  double w;
+  double operator()(double a, const double& b) const {
+    double mixed = w * a + (1 - w) * b;
+    return mixed * mixed;
+  }
+};
+
+double functor_operations(const std::vector<double>& x, double k, double w) {
+  std::vector<double> y(x.size()), z(x.size());
+  Scale scale{k};
+  std::transform(x.begin(), x.end(), y.begin(), scale);
+  std::transform(y.begin(), y.end(), x.begin(), z.begin(), Blend{w});
+  std::transform(z.begin(), z.end(), z.begin(), Scale{0.5 * k});
+  return std::accumulate(z.begin(), z.end(), 0.0);
+}
+// VERIFY: functor_operations length=6

@@ -734,7 +734,8 @@ class Generator {
     }
     if (s.vectors && chance(25)) {
       // A copy of x written by std::transform (a lambda in place, a function object from two
-      // ranges, functions named: with a rule, an alias of it, the math library's) or by std::fill
+      // ranges, functions named: with a rule, an alias of it, the math library's; the program's function
+      // object) or by std::fill
       // and std::copy, then summed.
       out += "  " + container + " xs = x;\n";
       const char* writes[] = {
@@ -743,8 +744,9 @@ class Generator {
           "  std::fill(xs.begin(), xs.end(), 0.5 * b);\n  std::copy(x.begin(), x.end(), xs.begin());\n",
           "  std::transform(x.begin(), x.end(), xs.begin(), squash);\n",
           "  std::transform(xs.begin(), xs.end(), xs.begin(), &squash_again);\n"
-          "  std::transform(xs.begin(), xs.end(), xs.begin(), ::tanh);\n"};
-      out += writes[pick(5)];
+          "  std::transform(xs.begin(), xs.end(), xs.begin(), ::tanh);\n",
+          "  std::transform(xs.begin(), xs.end(), xs.begin(), Bend{a});\n"};
+      out += writes[pick(6)];
       out += "  a += 0.125 * std::sin(std::accumulate(xs.begin(), xs.end(), 0.0));\n";
     }
     if (chance(20)) {
