@@ -77,12 +77,25 @@ std::optional<ir::Op> functionObjectOp(const Expr* e) {
   return std::nullopt;
 }
 
-// A lambda's call operator; of a generic lambda, the one instantiation std::transform calls.
-const CXXMethodDecl* callOperator(const CXXRecordDecl* closure) {
+// A lambda's call operator; of a generic lambda, the instantiation for the types of the elements
+// `args` (a program may call it at several: [](auto v) on ints and on doubles), null where none is.
+const CXXMethodDecl* callOperator(const CXXRecordDecl* closure, const std::vector<ir::ExprPtr>& args,
+                                  const ASTContext& ctx) {
   const CXXMethodDecl* op = closure->getLambdaCallOperator();
-  if (const FunctionTemplateDecl* generic = op->getDescribedFunctionTemplate())
-    for (const FunctionDecl* instance : generic->specializations()) return cast<CXXMethodDecl>(instance);
-  return op;
+  const FunctionTemplateDecl* generic = op->getDescribedFunctionTemplate();
+  if (!generic) return op;
+  auto takes = [&](QualType t, const ir::Type& element) {
+    t = t.getNonReferenceType();
+    if (!element.isFloating()) return t->isIntegralOrEnumerationType();
+    return t->isRealFloatingType() && ctx.getTypeSize(t) == (element.scalar == ir::Scalar::Float ? 32u : 64u);
+  };
+  for (const FunctionDecl* instance : generic->specializations()) {
+    bool matches = instance->getNumParams() == args.size();
+    for (unsigned i = 0; matches && i < args.size(); ++i)
+      matches = takes(instance->getParamDecl(i)->getType(), args[i]->type.element());
+    if (matches) return cast<CXXMethodDecl>(instance);
+  }
+  return nullptr;
 }
 
 // The operator() of a struct of the program's (not a template).
@@ -160,7 +173,11 @@ ir::ExprPtr Converter::applyOperation(const Expr* op, const std::vector<ir::Expr
     return unsupportedExpr(op, "this operation of std::transform is not supported",
                            "pass a lambda, a function, or a function object of <functional> (std::plus<double>())");
   }
-  return lambdaCall(callOperator(closure), args, op);
+  const CXXMethodDecl* call = callOperator(closure, args, ctx_);
+  if (!call)
+    return unsupportedExpr(op, "no instantiation of this generic lambda takes the elements' types",
+                           "write the lambda's parameter types out");
+  return lambdaCall(call, args, op);
 }
 
 // std::transform(first, last, out, op):         out[k] = op(x[k])

@@ -190,3 +190,16 @@ double functor_operations(const std::vector<double>& x, double k, double w) {
   return std::accumulate(z.begin(), z.end(), 0.0);
 }
 // VERIFY: functor_operations length=6
+
+// A generic lambda as the operation at two element types: each transform calls the instantiation
+// for its elements (the first instantiation was taken for both, an int one here: a zero gradient).
+double generic_at_two_types(const std::vector<double>& x, double a) {
+  auto sq = [a](auto v) { return a * v * v; };
+  std::vector<double> y(x.size());
+  std::vector<int> k(3, 2);
+  std::vector<int> m(3);
+  std::transform(k.begin(), k.end(), m.begin(), sq);
+  std::transform(x.begin(), x.end(), y.begin(), sq);
+  return y[0] + y[1] + m[2];
+}
+// VERIFY: generic_at_two_types length=4

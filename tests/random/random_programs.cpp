@@ -735,7 +735,7 @@ class Generator {
     if (s.vectors && chance(25)) {
       // A copy of x written by std::transform (a lambda in place, a function object from two
       // ranges, functions named: with a rule, an alias of it, the math library's; the program's function
-      // object) or by std::fill
+      // object; a generic lambda at two element types) or by std::fill
       // and std::copy, then summed.
       out += "  " + container + " xs = x;\n";
       const char* writes[] = {
@@ -745,8 +745,12 @@ class Generator {
           "  std::transform(x.begin(), x.end(), xs.begin(), squash);\n",
           "  std::transform(xs.begin(), xs.end(), xs.begin(), &squash_again);\n"
           "  std::transform(xs.begin(), xs.end(), xs.begin(), ::tanh);\n",
-          "  std::transform(xs.begin(), xs.end(), xs.begin(), Bend{a});\n"};
-      out += writes[pick(6)];
+          "  std::transform(xs.begin(), xs.end(), xs.begin(), Bend{a});\n",
+          // a generic lambda at two element types
+          "  auto twice = [b](auto e) { return e * b + e; };\n  std::vector<int> ks(3, 1);\n"
+          "  std::transform(ks.begin(), ks.end(), ks.begin(), twice);\n"
+          "  std::transform(xs.begin(), xs.end(), xs.begin(), twice);\n"};
+      out += writes[pick(7)];
       out += "  a += 0.125 * std::sin(std::accumulate(xs.begin(), xs.end(), 0.0));\n";
     }
     if (chance(20)) {
