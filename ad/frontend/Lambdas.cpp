@@ -110,7 +110,7 @@ ir::ExprPtr Converter::convertLambdaCall(const CXXOperatorCallExpr* call) {
   }
   std::vector<ir::ExprPtr> args;
   for (unsigned i = 1; i < call->getNumArgs(); ++i) args.push_back(convertExpr(call->getArg(i)));
-  return lambdaCall(dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee()), args, call);
+  return lambdaCall(method, args, call);
 }
 
 // The call of a named lambda's function (its call operator `method`) on `args`, with what it
