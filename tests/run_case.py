@@ -74,14 +74,6 @@ def numerical(args):
             generate(args.adjoint, mode, case, spelled, out, extra)
             sources.append(out)
             includes.append(f'#include "{stem}.{files}.{mode}.h"')
-        option_lines = []
-        for k, v in kv.items():
-            if k == "ints":
-                option_lines.append(f"o.ints = {{{v}}};")
-            elif k in ("n", "length", "lo", "hi"):
-                option_lines.append(f"o.{k} = {v};")
-            elif k == "changed":
-                option_lines.append(f"o.changedArrays = {v};")
         with open(os.path.join(work, f"{stem}.{files}.grad.h")) as h:
             header = h.read()
         forward = spelled
@@ -90,12 +82,33 @@ def numerical(args):
             # Struct::method: differentiated as Struct_method, its object first; called on it.
             forward, fn = method_caller(header, f"{parts[-2]}_{fn}", parts[-1]), f"{parts[-2]}_{fn}"
         grad = f"{fn}_grad" if f"{fn}_grad(" in header else f"{fn}_vjp"
+        # The function's parameters, in order: the gradient's, less the adjoints.
+        signature = re.search(re.escape(grad) + r"\((.*?)\);", header, re.S).group(1)
+        declared = [p.strip() for p in signature.split(",")]
+        declared = [p for p in declared if not p.split()[-1].lstrip("*&").endswith("_bar")]
+        params = [p.split()[-1].lstrip("*&") for p in declared]
+        integers = [p.split()[-1] for p in declared if re.fullmatch(r"(const )?(unsigned |std::)?(int|long|size_t)", p.rsplit(None, 1)[0])]
+        ints = {}  # name=value of an integer parameter
+        option_lines = []
+        for k, v in kv.items():
+            if k in params and ".." in v:  # name=lo..hi: that parameter's values
+                lo, hi = v.split("..")
+                option_lines.append(f"o.ranges.resize({len(params)}, {{1, 0}});")
+                option_lines.append(f"o.ranges[{params.index(k)}] = {{{lo}, {hi}}};")
+            elif k == "ints":
+                option_lines.append(f"o.ints = {{{v}}};")
+            elif k in ("n", "length", "lo", "hi"):
+                option_lines.append(f"o.{k} = {v};")
+            elif k in integers:
+                ints[k] = v
+            elif k != "wrt":
+                sys.exit(f"{case}: VERIFY {spelled}: unknown option {k}")
+        if ints:
+            values = ", ".join(ints.get(k, kv.get("n", "6")) for k in integers)
+            option_lines.append(f"o.ints = {{{values}}};")
         mask = ""
         if "wrt" in kv:
             # Bit i set: parameter i of fn was differentiated.
-            signature = re.search(re.escape(grad) + r"\((.*?)\);", header, re.S).group(1)
-            names = [p.split()[-1].lstrip("*") for p in signature.split(",")]
-            params = [n for n in names if not n.endswith("_bar")]
             wanted = kv["wrt"].split(",")
             mask = "<" + hex(sum(1 << i for i, n in enumerate(params) if n in wanted)) + "ull>"
         checks.append("  {\n    adjoint::VerifyOptions o;\n    " + "\n    ".join(option_lines) +
