@@ -221,9 +221,7 @@ void Converter::lowerRangeWrite(const CallExpr* call, ir::StmtList& out) {
 
 // An algorithm inside an expression: its loops go before the statement, its value in a local.
 ir::ExprPtr Converter::algorithmValue(const Expr* e) {
-  if (!prelude_)
-    return unsupportedExpr(e, "this algorithm is evaluated in a loop's condition or step",
-                           "compute it into a variable before, where it runs once");
+  if (!prelude_) return needsNoStatements(e, "this algorithm");
   return lowerAlgorithm(e, freshName("sum"), *prelude_);
 }
 

@@ -241,6 +241,11 @@ ir::ExprPtr Converter::unsupportedExpr(const Expr* e, const std::string& what, c
   return placeholder();
 }
 
+ir::ExprPtr Converter::needsNoStatements(const Expr* e, const std::string& what) {
+  return unsupportedExpr(e, what + " is not supported in a derivative rule's partial",
+                         "write the partial as one expression of the function's parameters");
+}
+
 ir::ExprPtr Converter::convertExpr(const Expr* e) {
   // Every later stage walks expressions recursively: keep their depth within what the stack of
   // the tool's pipeline thread (see Main.cpp) holds.
@@ -511,9 +516,7 @@ ir::ExprPtr Converter::convertBinary(const BinaryOperator* b) {
   if (b->isAssignmentOp() || b->isCompoundAssignmentOp()) return assignmentValue(b);
   if (b->getOpcode() == BO_Comma) {
     // (a, b): a runs as a statement before the one that holds it, then the value is b.
-    if (!prelude_)
-      return unsupportedExpr(b, "the comma operator in a loop's condition or step is not supported",
-                             "compute what its left side does before the loop, or in the loop's body");
+    if (!prelude_) return needsNoStatements(b, "the comma operator");
     convertStmt(b->getLHS(), *prelude_);
     return convertExpr(b->getRHS());
   }

@@ -163,23 +163,17 @@ class Converter {
   ir::ExprPtr applyOperation(const Expr* op, const std::vector<ir::ExprPtr>& args, ir::StmtList& out);
   ir::ExprPtr algorithmValue(const Expr* e);
   // Where the statements an expression needs computed first go (the loop of a std::accumulate):
-  // the list of the statement being converted; null where an expression is evaluated again and
-  // again (a loop's condition and step) or maybe not at all (an operand of ?:, && or ||).
+  // the list of the statement being converted, of a loop's condition (run on every iteration) or
+  // of an operand of ?:, && or || (run where the operand is); null outside any statement (a
+  // derivative rule's partial), where needsNoStatements reports an expression that needs some.
   ir::StmtList* prelude_ = nullptr;
-  int loopHead_ = 0;
   struct PreludeTo {
     ir::StmtList*& slot;
     ir::StmtList* saved;
     PreludeTo(ir::StmtList*& s, ir::StmtList* to) : slot(s), saved(s) { slot = to; }
     ~PreludeTo() { slot = saved; }
   };
-  struct LoopHead {
-    Converter& c;
-    PreludeTo none;
-    explicit LoopHead(Converter& converter) : c(converter), none(converter.prelude_, nullptr) { ++c.loopHead_; }
-    ~LoopHead() { --c.loopHead_; }
-  };
-  ir::ExprPtr loopCondition(const Expr* cond);
+  ir::ExprPtr condition(const VarDecl* variable, const Expr* cond, ir::StmtList& before);
   ir::ExprPtr assignmentValue(const Expr* e);
   std::optional<IndexedRange> indexedRange(const Expr* first, const Expr* last);
   ir::ExprPtr lowerAlgorithm(const Expr* e, const std::string& name, ir::StmtList& out);
@@ -261,6 +255,7 @@ class Converter {
   ir::ExprPtr nullTest(const Expr* whole, const Expr* pointer, bool given);
   ir::ExprPtr placeholder() { return ir::number(0, ir::Type::of(ir::Scalar::Double)); }
   ir::ExprPtr unsupportedExpr(const Expr* e, const std::string& what, const std::string& hint);
+  ir::ExprPtr needsNoStatements(const Expr* e, const std::string& what);
 
   ir::ExprPtr convertVariable(const VarDecl* vd, SourceRange where);
 

@@ -151,9 +151,7 @@ ir::ExprPtr Converter::convertGroupFunction(const CallExpr* call) {
   if (fd->getName() == "sync" && group && call->getNumArgs() == 1)
     return ir::call(*group > 0 ? "__syncwarp" : "__syncthreads", {}, ir::Type::of(ir::Scalar::Void));
   if (fd->getName() == "reduce") {
-    if (!prelude_)
-      return unsupportedExpr(call, "cg::reduce in a loop's condition or step is not supported",
-                             "reduce in a statement of its own");
+    if (!prelude_) return needsNoStatements(call, "cg::reduce");
     auto type = convertType(call->getType(), call->getSourceRange());
     if (!type) return placeholder();
     ir::ExprPtr into = ir::var(freshName("reduced"), *type);

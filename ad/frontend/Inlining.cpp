@@ -353,10 +353,7 @@ ir::ExprPtr Converter::inlineCall(const Expr* where, const FunctionDecl* def, co
                                   const std::vector<ir::ExprPtr>* converted) {
   const auto* call = dyn_cast<CallExpr>(where);
   std::string name = lambdaName(def).empty() ? def->getQualifiedNameAsString() : inlinedName(def);
-  if (!prelude_)
-    return unsupportedExpr(
-        where, "'" + name + "' is inlined (" + why + "), which cannot be done in a loop's condition or step",
-        "call it in a statement of its own, into a local");
+  if (!prelude_) return needsNoStatements(where, "a call of '" + name + "', inlined (" + why + "),");
   if (std::any_of(inlined_.begin(), inlined_.end(), [&](const InlinedCall& c) { return c.callee == def; }))
     return unsupportedExpr(where, "'" + name + "' calls itself, and it is inlined (" + why + ")",
                            why.find("struct") != std::string::npos

@@ -83,8 +83,7 @@ std::optional<Converter::PointerValue> Converter::steppedPointer(const UnaryOper
   const PointerAlias& alias = pointers_.at(vd);
   ir::ExprPtr offset = ir::var(alias.offset, kOffset);
   if (!prelude_) {
-    fail(u->getSourceRange(), "moving a pointer in a loop's condition or step is not supported",
-         "move it in a statement of its own");
+    needsNoStatements(u, "moving a pointer");
     return PointerValue{alias.base, offset, alias.width};
   }
   ir::SourceLoc at = loc(u->getBeginLoc());

@@ -183,9 +183,7 @@ ir::StmtPtr Converter::convertAssignment(const Expr* e) {
 // the expression reads what it leaves: the variable assigned, or for x++ the value x had, kept in
 // a local first.
 ir::ExprPtr Converter::assignmentValue(const Expr* e) {
-  if (!prelude_)
-    return unsupportedExpr(e, "an assignment or ++/-- in a loop's condition or step is not supported",
-                           "write it as a statement of its own");
+  if (!prelude_) return needsNoStatements(e, "an assignment or ++/--");
   const auto* u = dyn_cast<UnaryOperator>(e);
   const Expr* target = u ? u->getSubExpr() : cast<BinaryOperator>(e)->getLHS();
   if (isPointerAlias(target))
@@ -205,11 +203,35 @@ ir::ExprPtr Converter::assignmentValue(const Expr* e) {
   return previous ? previous : convertExpr(target);
 }
 
-// A loop's condition, evaluated on every iteration: nothing can be computed before it.
-ir::ExprPtr Converter::loopCondition(const Expr* cond) {
-  LoopHead head(*this);
+// The condition of an if or a loop (declaring `variable`, where it does), with the statements it
+// needs computed first (for a loop's, on every iteration) in `before`: the variable's declaration,
+// an inlined call, an assignment inside it (`while (n-- > 0)`), an algorithm's loop.
+ir::ExprPtr Converter::condition(const VarDecl* variable, const Expr* cond, ir::StmtList& before) {
+  PreludeTo to(prelude_, &before);
+  if (variable) convertDecl(variable, before);
   return convertExpr(cond);
 }
+
+namespace {
+
+// Whether `s` holds a continue of the loop whose body it is (not one of a loop nested in it).
+bool continuesLoop(const Stmt* s) {
+  if (!s || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, LambdaExpr>(s)) return false;
+  if (isa<ContinueStmt>(s)) return true;
+  return std::any_of(s->child_begin(), s->child_end(), [](const Stmt* child) { return continuesLoop(child); });
+}
+
+// A loop whose condition needs statements computed first tests it at the top of its body, and
+// leaves when it fails:  while (true) { before; if (!cond) break; body }.  (A continue goes on to
+// the next test, through the for loop's step.)
+void testedFirst(ir::StmtList& before, ir::ExprPtr& cond, ir::StmtList& body) {
+  if (before.empty()) return;
+  before.push_back(ir::ifStmt(ir::unary(ir::Op::Not, cond), {ir::jump(ir::StmtKind::Break)}));
+  body.insert(body.begin(), before.begin(), before.end());
+  cond = ir::boolean(true);
+}
+
+}  // namespace
 
 // Converts one statement into `out`: a case per kind of statement Clang has (the visitor falls back
 // from a kind it has no case for to its base class: every expression to VisitExpr, anything else
@@ -236,47 +258,81 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
     }
   }
 
+  // if (init; T v = e) ...: the init and the variable go before the if, in a block that keeps
+  // their names to it. if constexpr: the branch the instantiation keeps, alone, in a block.
   void VisitIfStmt(const IfStmt* is) {
-    if (is->getInit() || is->getConditionVariable() || is->isConstexpr())
-      c_.fail(is->getSourceRange(), "if with an initializer, a condition variable or constexpr is not supported",
-              "declare the variable before the if");
-    out_.push_back(
-        ir::at(ir::ifStmt(c_.convertExpr(is->getCond()), c_.convertBody(is->getThen()), c_.convertBody(is->getElse())),
-               c_.loc(is->getBeginLoc())));
+    ir::StmtList before;
+    c_.convertStmt(is->getInit(), before);
+    ir::StmtPtr branch;
+    if (is->isConstexpr()) {
+      branch = ir::block(c_.convertBody(is->getNondiscardedCase(c_.ctx_).value_or(nullptr)));
+    } else {
+      ir::ExprPtr cond = c_.condition(is->getConditionVariable(), is->getCond(), before);
+      branch = ir::ifStmt(cond, c_.convertBody(is->getThen()), c_.convertBody(is->getElse()));
+    }
+    branch = ir::at(branch, c_.loc(is->getBeginLoc()));
+    if (!is->getInit() && !is->getConditionVariable()) {
+      out_.insert(out_.end(), before.begin(), before.end());  // (what the condition needs first)
+      return out_.push_back(branch);
+    }
+    before.push_back(branch);
+    out_.push_back(ir::at(ir::block(std::move(before)), c_.loc(is->getBeginLoc())));
   }
 
+  // for (init; cond; step) body. A condition that needs statements first is tested at the top of
+  // the body (see testedFirst); a step of several statements (`++i, --j`, an inlined call) goes
+  // to the body's end; an init of several (`int i = 0, j = n - 1`) goes before the loop, in a
+  // block of its own that keeps the names to the loop, the last one staying the loop's init.
   void VisitForStmt(const ForStmt* fs) {
-    if (fs->getConditionVariable())
-      c_.fail(fs->getConditionVariable()->getSourceRange(), "a variable declared in a for condition is not supported",
-              "declare it before the loop, or in the loop body");
     ir::StmtList init;
     c_.convertStmt(fs->getInit(), init);
-    if (init.size() > 1)
-      c_.fail(fs->getInit()->getSourceRange(), "a for loop may declare one variable here",
-              "declare the others before the loop");
+    ir::StmtList before;
+    ir::ExprPtr cond =
+        fs->getCond() ? c_.condition(fs->getConditionVariable(), fs->getCond(), before) : ir::boolean(true);
     ir::StmtList step;
-    {
-      Converter::LoopHead head(c_);
-      if (fs->getInc()) c_.convertStmt(fs->getInc(), step);
+    c_.convertStmt(fs->getInc(), step);
+    ir::StmtList body = c_.convertBody(fs->getBody());
+    if (step.size() > 1) {
+      if (continuesLoop(fs->getBody()))
+        c_.fail(fs->getInc()->getSourceRange(),
+                "a for loop's step of more than one statement, in a loop with continue, is not supported",
+                "step one counter in the loop's head and the others where the body goes on to the next iteration");
+      body.insert(body.end(), step.begin(), step.end());
+      step.clear();
     }
-    if (step.size() > 1)
-      c_.fail(fs->getInc()->getSourceRange(), "a for loop's step of more than one expression is not supported",
-              "step one counter in the loop's head and the others at the end of its body");
-    ir::ExprPtr cond = fs->getCond() ? c_.loopCondition(fs->getCond()) : ir::boolean(true);
-    out_.push_back(ir::at(ir::forStmt(init.empty() ? nullptr : init[0], cond, step.empty() ? nullptr : step[0],
-                                      c_.convertBody(fs->getBody())),
-                          c_.loc(fs->getBeginLoc())));
+    testedFirst(before, cond, body);
+    ir::StmtPtr loop = ir::at(
+        ir::forStmt(init.empty() ? nullptr : init.back(), cond, step.empty() ? nullptr : step[0], std::move(body)),
+        c_.loc(fs->getBeginLoc()));
+    if (init.size() <= 1) return out_.push_back(loop);
+    init.back() = loop;
+    out_.push_back(ir::at(ir::block(std::move(init)), c_.loc(fs->getBeginLoc())));
   }
 
   void VisitWhileStmt(const WhileStmt* ws) {
-    if (ws->getConditionVariable())
-      c_.fail(ws->getSourceRange(), "a while condition variable is not supported", "declare it before the loop");
-    out_.push_back(ir::at(ir::whileStmt(c_.loopCondition(ws->getCond()), c_.convertBody(ws->getBody())),
-                          c_.loc(ws->getBeginLoc())));
+    ir::StmtList before;
+    ir::ExprPtr cond = c_.condition(ws->getConditionVariable(), ws->getCond(), before);
+    ir::StmtList body = c_.convertBody(ws->getBody());
+    testedFirst(before, cond, body);
+    out_.push_back(ir::at(ir::whileStmt(cond, std::move(body)), c_.loc(ws->getBeginLoc())));
   }
 
+  // do body while (cond): where the condition needs statements first, they and the test go to
+  // the body's end,  do { body; before; if (!cond) break; } while (true)  (no continue may skip them).
   void VisitDoStmt(const DoStmt* dw) {
-    auto loop = ir::whileStmt(c_.loopCondition(dw->getCond()), c_.convertBody(dw->getBody()));
+    ir::StmtList body = c_.convertBody(dw->getBody());
+    ir::StmtList before;
+    ir::ExprPtr cond = c_.condition(nullptr, dw->getCond(), before);
+    if (!before.empty()) {
+      if (continuesLoop(dw->getBody()))
+        c_.fail(dw->getCond()->getSourceRange(),
+                "a do-while condition that needs statements computed first, in a loop with continue, is not supported",
+                "compute it into a variable at the end of the body, and test that variable");
+      body.insert(body.end(), before.begin(), before.end());
+      body.push_back(ir::ifStmt(ir::unary(ir::Op::Not, cond), {ir::jump(ir::StmtKind::Break)}));
+      cond = ir::boolean(true);
+    }
+    auto loop = ir::whileStmt(cond, std::move(body));
     loop->kind = ir::StmtKind::DoWhile;
     out_.push_back(ir::at(loop, c_.loc(dw->getBeginLoc())));
   }
@@ -392,7 +448,7 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
 void Converter::convertStmt(const Stmt* s, ir::StmtList& out) {
   if (!s) return;
   // What an expression of s needs computed first (the loop of a std::accumulate) goes before s.
-  PreludeTo prelude(prelude_, loopHead_ ? nullptr : &out);
+  PreludeTo prelude(prelude_, &out);
   StatementConverter(*this, out).Visit(s);
 }
 
