@@ -6,7 +6,9 @@
 // templates, a constant table at namespace scope, pointer locals, pointer arithmetic and
 // pointer walks, std::vector and std::array parameters (indexed, at(), size(), range-based for,
 // std::accumulate, std::inner_product, *std::max_element, *std::min_element, std::transform, std::copy, std::fill),
-// lambdas named by a local and function objects, inlined calls under ?:, && and ||, the comma operator, local
+// lambdas named by a local and function objects, inlined calls under ?:, && and ||, the comma operator, loop heads
+// (an inlined call or a sum in the condition, `k++ < 3`, two counters, a do-while), if with an initializer, a
+// condition variable, if constexpr, local
 // std::vectors grown by push_back and shrunk by pop_back, clear and resize, local structs and structs made
 // by constructors, std::pair and std::tuple with structured bindings, local arrays of arrays (also views of x as
 // structs; passed whole to functions that return structs and to methods), const member functions called on struct
@@ -267,6 +269,62 @@ class Generator {
     return "(" + c + (chance(50) ? " && " : " || ") + call + ")";
   }
 
+  // A condition whose test needs statements first on every iteration (host code): a call the
+  // tool inlines, a sum's loop; else an ordinary condition.
+  std::string loopCondition(const Scope& s) {
+    bool pair = std::find(s.scalars.begin(), s.scalars.end(), "q.u") != s.scalars.end();
+    if (!kernels_mode_ && pair && chance(30)) return "turn(q, " + leaf(s) + ").u > 0.25";
+    if (!kernels_mode_ && s.vectors && s.hasArray && chance(30))
+      return "std::accumulate(x.begin(), x.end(), " + leaf(s) + ") > 1.0";
+    return condition(s);
+  }
+
+  // An if, sometimes with an initializer (`if (double t = e; t > c)`, t read in both branches) or
+  // a condition variable (`if (int r = i % 3)`, r read in the branch it is nonzero in).
+  std::string ifStatement(const Scope& s, int level, int depth, bool inLoop, bool canReturn) {
+    std::string in = indent(level), head = condition(s), first;
+    Scope branches = s;
+    if (chance(20)) {
+      std::string t = "t" + std::to_string(nextCounter_++);
+      head = "double " + t + " = " + expr(s, 2) + "; " + t + (chance(50) ? " > " : " < ") + expr(s, 2);
+      branches.scalars.push_back(t);
+    } else if (!s.counters.empty() && chance(20)) {
+      std::string r = "r" + std::to_string(nextCounter_++);
+      head = "int " + r + " = " + any(s.counters) + " % 3";
+      first = indent(level + 1) + s.scalars[0] + " += 0.125 * " + r + " * std::sin(" + expr(s, 2) + ");\n";
+    }
+    std::string out =
+        in + "if (" + head + ") {\n" + first + block(branches, level + 1, depth - 1, inLoop, canReturn) + in + "}";
+    if (chance(60)) out += " else {\n" + block(branches, level + 1, depth - 1, inLoop, canReturn) + in + "}";
+    return out + "\n";
+  }
+
+  // A loop of at most three iterations whose test reads the program's values. The counter steps
+  // on every path: no continue inside (a break is fine). In host code its head is written the
+  // ways people write one: the counter stepped in the condition (`k++ < 3`), two counters
+  // declared and stepped in a for loop's head, a do-while.
+  std::string uncountedLoop(const Scope& s, int level, int depth) {
+    std::string in = indent(level), k = "k" + std::to_string(nextCounter_++);
+    Scope inner = s;
+    ++inner.loops;
+    std::string body = block(inner, level + 1, depth - 1, false, false);
+    std::string test = loopCondition(s);
+    switch (kernels_mode_ ? 0 : pick(4)) {
+      case 0:
+        return in + "int " + k + " = 0;\n" + in + "while (" + k + " < 3 && " + test + ") {\n" + body +
+               indent(level + 1) + k + " += 1;\n" + in + "}\n";
+      case 1:
+        return in + "int " + k + " = 0;\n" + in + "while (" + k + "++ < 3 && " + test + ") {\n" + body + in + "}\n";
+      case 2: {
+        std::string m = "m" + k.substr(1);
+        return in + "for (int " + k + " = 0, " + m + " = 4; " + k + " < " + m + " && " + test + "; ++" + k + ", --" +
+               m + ") {\n" + body + in + "}\n";
+      }
+      default:
+        return in + "int " + k + " = 0;\n" + in + "do {\n" + body + in + "} while (++" + k + " < 3 && " + test + ");\n";
+    }
+  }
+
   std::string indent(int level) { return std::string(2 * static_cast<size_t>(level), ' '); }
 
   // A bounded factor for *=, so that repeated products stay finite.
@@ -320,12 +378,8 @@ class Generator {
         if (s.hasLocal) return in + "w[" + index(s, "8") + "] += " + bounded(s, 2) + ";\n";
         return in + v + " += " + bounded(s, 2) + ";\n";
       case 7:
-      case 8: {
-        std::string out =
-            in + "if (" + condition(s) + ") {\n" + block(s, level + 1, depth - 1, inLoop, canReturn) + in + "}";
-        if (chance(60)) out += " else {\n" + block(s, level + 1, depth - 1, inLoop, canReturn) + in + "}";
-        return out + "\n";
-      }
+      case 8:
+        return ifStatement(s, level, depth, inLoop, canReturn);
       case 9:
       case 10: {
         if (s.loops >= 2) return in + v + " += " + bounded(s, 2) + ";\n";
@@ -338,16 +392,9 @@ class Generator {
                                       : "for (int " + i + " = " + n + " - 1; " + i + " >= 0; --" + i + ")";
         return in + head + " {\n" + block(inner, level + 1, depth - 1, true, canReturn) + in + "}\n";
       }
-      case 11: {
+      case 11:
         if (s.loops >= 2) return in + v + " -= " + bounded(s, 2) + ";\n";
-        std::string k = "k" + std::to_string(nextCounter_++);
-        Scope inner = s;
-        ++inner.loops;
-        // The counter steps on every path: no continue inside (a break is fine).
-        std::string body = block(inner, level + 1, depth - 1, false, false);
-        return in + "int " + k + " = 0;\n" + in + "while (" + k + " < 3 && " + condition(s) + ") {\n" + body +
-               indent(level + 1) + k + " += 1;\n" + in + "}\n";
-      }
+        return uncountedLoop(s, level, depth);
       case 12:
         if (inLoop) return in + "if (" + condition(s) + ") " + (chance(50) ? "break" : "continue") + ";\n";
         if (s.hasArray && s.loops < 2 && s.vectors) {
@@ -432,7 +479,11 @@ class Generator {
         // Called as hK<double>: a deduced call with a literal argument, hK(a, 0.5), would not
         // compile in the long double build that sorts rounding from wrong derivatives
         // (tests/run_case.py); deduced calls are tested in tests/numerical/names.cpp.
+        // Sometimes with an if constexpr on T (the instantiation keeps one branch).
         helpers_.push_back(name + "<double>");
+        if (chance(40))
+          body = "  if constexpr (sizeof(T) == sizeof(float))\n    u = u * 0.5f;\n  else\n    u += 0.25 * std::sin(" +
+                 s.scalars[1] + ");\n" + body;
         return "template <class T>\nT " + name + "(T u, T " + s.scalars[1] + ") {\n" + body + "template double " +
                name + "<double>(double, double);\n" + "// VERIFY: " + name + "<double>\n\n";
       case 2: {
@@ -786,14 +837,14 @@ class Generator {
     }
     if (chance(25)) {
       // A lambda capturing b by value or by reference (it reads b as it is at each call), or a
-      // function object holding b (inlined where it is called: only in a statement of its own,
-      // not where expressions may put it, under ?: or in a loop's condition).
+      // function object holding b (inlined where it is called: before the statement, under ?:
+      // where the condition holds, in a loop's condition on every test).
       int form = pick(3);
       const char* captures[] = {"  auto bend = [b](double u) { return std::sin(u * b) + 0.5 * u; };\n",
                                 "  auto bend = [&](double u) { return std::sin(u * b) + 0.5 * u; };\n",
                                 "  Bend bend{b};\n"};
       out += std::string(captures[form]) + "  a += 0.125 * bend(a);\n";
-      if (form < 2) s.lambda = "bend";
+      s.lambda = "bend";
       // (the function object inlined under ?:, running only where the condition holds)
       if (form == 2 && chance(50)) out += "  b += a > 1.0 ? 0.25 * bend(b) : 0.5 * a;\n";
     }
