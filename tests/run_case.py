@@ -47,13 +47,48 @@ def ir_name(fn):
     return name if spelled.endswith("_") else name.rstrip("_")
 
 
-def method_caller(header, name, method):
-    """A function pointer calling the member function that Adjoint names `name`: a lambda taking
-    the primal parameters of its gradient (the object first) and calling `method` on the object."""
-    signature = re.search(re.escape(name) + r"_(?:grad|vjp)\((.*?)\);", header, re.S).group(1)
-    params = [p.strip() for p in signature.split(",") if not re.search(r"_bar$", p.strip())]
-    names = [re.split(r"[\s*&]+", p)[-1] for p in params]
-    return f"+[]({', '.join(params)}) {{ return {names[0]}.{method}({', '.join(names[1:])}); }}"
+def primal_parameters(header, grad):
+    """The parameters of the function that `grad` (a _grad or _vjp in `header`) differentiates,
+    declared as the generated code declares them: the gradient's own, less the adjoints."""
+    signature = re.search(re.escape(grad) + r"\((.*?)\);", header, re.S).group(1)
+    declared = [p.strip() for p in signature.split(",")]
+    return [p for p in declared if not parameter_name(p).endswith("_bar")]
+
+
+def parameter_name(declaration):
+    return re.split(r"[\s*&]+", declaration)[-1]
+
+
+def method_caller(declared, method):
+    """A function pointer calling a member function that Adjoint differentiates with its object
+    first: a lambda taking those parameters (`declared`) and calling `method` on the object."""
+    names = [parameter_name(p) for p in declared]
+    return f"+[]({', '.join(declared)}) {{ return {names[0]}.{method}({', '.join(names[1:])}); }}"
+
+
+def verify_options(kv, declared, where):
+    """The VerifyOptions lines of a VERIFY line's options: `name=lo..hi` a parameter's range,
+    `name=value` an integer parameter's value, n, length, lo, hi and ints as the verifier has them."""
+    params = [parameter_name(p) for p in declared]
+    integers = [parameter_name(p) for p in declared
+                if re.fullmatch(r"(const )?(unsigned |std::)?(int|long|size_t)", p.rsplit(None, 1)[0])]
+    ints, lines = {}, []
+    for k, v in kv.items():
+        if k in params and ".." in v:
+            lo, hi = v.split("..")
+            lines.append(f"o.ranges.resize({len(params)}, {{1, 0}});")
+            lines.append(f"o.ranges[{params.index(k)}] = {{{lo}, {hi}}};")
+        elif k == "ints":
+            lines.append(f"o.ints = {{{v}}};")
+        elif k in ("n", "length", "lo", "hi"):
+            lines.append(f"o.{k} = {v};")
+        elif k in integers:
+            ints[k] = v
+        elif k != "wrt":
+            sys.exit(f"{where}: unknown option {k}")
+    if ints:
+        lines.append(f"o.ints = {{{', '.join(ints.get(k, kv.get('n', '6')) for k in integers)}}};")
+    return lines
 
 
 def numerical(args):
@@ -78,39 +113,19 @@ def numerical(args):
             header = h.read()
         forward = spelled
         parts = spelled.split("<", 1)[0].split("::")
-        if len(parts) > 1 and re.search(rf"\b{parts[-2]}_{fn}_(grad|vjp)\(", header):
-            # Struct::method: differentiated as Struct_method, its object first; called on it.
-            forward, fn = method_caller(header, f"{parts[-2]}_{fn}", parts[-1]), f"{parts[-2]}_{fn}"
+        method = len(parts) > 1 and re.search(rf"\b{parts[-2]}_{fn}_(grad|vjp)\(", header)
+        if method:  # Struct::method: differentiated as Struct_method, its object first
+            fn = f"{parts[-2]}_{fn}"
         grad = f"{fn}_grad" if f"{fn}_grad(" in header else f"{fn}_vjp"
-        # The function's parameters, in order: the gradient's, less the adjoints.
-        signature = re.search(re.escape(grad) + r"\((.*?)\);", header, re.S).group(1)
-        declared = [p.strip() for p in signature.split(",")]
-        declared = [p for p in declared if not p.split()[-1].lstrip("*&").endswith("_bar")]
-        params = [p.split()[-1].lstrip("*&") for p in declared]
-        integers = [p.split()[-1] for p in declared if re.fullmatch(r"(const )?(unsigned |std::)?(int|long|size_t)", p.rsplit(None, 1)[0])]
-        ints = {}  # name=value of an integer parameter
-        option_lines = []
-        for k, v in kv.items():
-            if k in params and ".." in v:  # name=lo..hi: that parameter's values
-                lo, hi = v.split("..")
-                option_lines.append(f"o.ranges.resize({len(params)}, {{1, 0}});")
-                option_lines.append(f"o.ranges[{params.index(k)}] = {{{lo}, {hi}}};")
-            elif k == "ints":
-                option_lines.append(f"o.ints = {{{v}}};")
-            elif k in ("n", "length", "lo", "hi"):
-                option_lines.append(f"o.{k} = {v};")
-            elif k in integers:
-                ints[k] = v
-            elif k != "wrt":
-                sys.exit(f"{case}: VERIFY {spelled}: unknown option {k}")
-        if ints:
-            values = ", ".join(ints.get(k, kv.get("n", "6")) for k in integers)
-            option_lines.append(f"o.ints = {{{values}}};")
+        declared = primal_parameters(header, grad)
+        if method:
+            forward = method_caller(declared, parts[-1])
+        option_lines = verify_options(kv, declared, f"{case}: VERIFY {spelled}")
         mask = ""
         if "wrt" in kv:
             # Bit i set: parameter i of fn was differentiated.
             wanted = kv["wrt"].split(",")
-            mask = "<" + hex(sum(1 << i for i, n in enumerate(params) if n in wanted)) + "ull>"
+            mask = "<" + hex(sum(1 << i for i, p in enumerate(declared) if parameter_name(p) in wanted)) + "ull>"
         checks.append("  {\n    adjoint::VerifyOptions o;\n    " + "\n    ".join(option_lines) +
                       f'\n    failures += adjoint::verify{mask}("{fn}", {forward}, {grad}, {fn}_jvp, o);\n  }}')
     if not checks:
