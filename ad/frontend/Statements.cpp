@@ -221,12 +221,17 @@ bool continuesLoop(const Stmt* s) {
   return std::any_of(s->child_begin(), s->child_end(), [](const Stmt* child) { return continuesLoop(child); });
 }
 
+// if (!cond) break;
+ir::StmtPtr breakUnless(ir::ExprPtr cond) {
+  return ir::ifStmt(ir::unary(ir::Op::Not, std::move(cond)), {ir::jump(ir::StmtKind::Break)});
+}
+
 // A loop whose condition needs statements computed first tests it at the top of its body, and
 // leaves when it fails:  while (true) { before; if (!cond) break; body }.  (A continue goes on to
 // the next test, through the for loop's step.)
 void testedFirst(ir::StmtList& before, ir::ExprPtr& cond, ir::StmtList& body) {
   if (before.empty()) return;
-  before.push_back(ir::ifStmt(ir::unary(ir::Op::Not, cond), {ir::jump(ir::StmtKind::Break)}));
+  before.push_back(breakUnless(cond));
   body.insert(body.begin(), before.begin(), before.end());
   cond = ir::boolean(true);
 }
@@ -329,7 +334,7 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
                 "a do-while condition that needs statements computed first, in a loop with continue, is not supported",
                 "compute it into a variable at the end of the body, and test that variable");
       body.insert(body.end(), before.begin(), before.end());
-      body.push_back(ir::ifStmt(ir::unary(ir::Op::Not, cond), {ir::jump(ir::StmtKind::Break)}));
+      body.push_back(breakUnless(cond));
       cond = ir::boolean(true);
     }
     auto loop = ir::whileStmt(cond, std::move(body));
