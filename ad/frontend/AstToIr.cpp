@@ -578,17 +578,16 @@ ir::ExprPtr Converter::convertCall(const CallExpr* call) {
   if (ir::ExprPtr field = getElement(call)) return field;
   if (ir::ExprPtr constant = libraryConstant(call)) return constant;
   // Host code passes pointers into buffers (xs + l * n) to the host functions it calls.
-  bool host = isHostCode(fd->getDefinition());
-  if (const FunctionDecl* def = fd->getDefinition(); def && !host && isOwnDifferentiated(def))
+  const FunctionDecl* def = fd->getDefinition();
+  bool host = isHostCode(def);
+  if (def && !host && isOwnDifferentiated(def))
     if (std::string why = inliningReason(call, def); !why.empty()) return inlineCall(call, def, nullptr, why);
   // Its stores would be invisible to the reverse sweep, which could read what they overwrote.
-  if (const FunctionDecl* def = fd->getDefinition(); def && !host && markedNondifferentiable(def))
+  if (def && !host && markedNondifferentiable(def))
     if (std::string why = arraysWrittenReason(def); !why.empty())
-      return unsupportedExpr(
-          call,
-          "'" + fd->getNameAsString() + "' is marked nondifferentiable and " + why.substr(std::string("it ").size()),
-          "let Adjoint differentiate it (its stores are then undone like the caller's own), or "
-          "have it return the values");
+      return unsupportedExpr(call, "'" + fd->getNameAsString() + "' is marked nondifferentiable, but " + why,
+                             "let Adjoint differentiate it (its stores are then undone like the caller's own), or "
+                             "have it return the values");
   for (unsigned i = 0; i < std::min(call->getNumArgs(), fd->getNumParams()); ++i) {
     QualType param = fd->getParamDecl(i)->getType();
     if (param->isLValueReferenceType() && param->getPointeeType()->isArithmeticType() &&

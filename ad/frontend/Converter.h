@@ -61,6 +61,9 @@ void visitAll(const Stmt* s, F&& visit) {
   for (const Stmt* child : s->children()) visitAll(child, visit);
 }
 
+// The lambda whose call operator `fd` is, or null (Lambdas.cpp).
+const CXXRecordDecl* closureOf(const FunctionDecl* fd);
+
 // Why a call of the program's function `fd` is inlined for the arrays it writes (its array
 // parameters, or for a lambda the arrays it captures), or "" where it writes none (Inlining.cpp).
 std::string arraysWrittenReason(const FunctionDecl* fd);

@@ -117,8 +117,7 @@ std::set<const VarDecl*> writtenArrays(const FunctionDecl* def, std::set<const F
   std::set<const VarDecl*> written;
   if (!def || !def->hasBody() || !open.insert(def).second) return written;
   // Its parameters, and for a lambda what it captures.
-  const auto* method = dyn_cast<CXXMethodDecl>(def);
-  const CXXRecordDecl* closure = method && method->getParent()->isLambda() ? method->getParent() : nullptr;
+  const CXXRecordDecl* closure = closureOf(def);
   auto own = [&](const VarDecl* vd) {
     if (isa<ParmVarDecl>(vd) && vd->getDeclContext() == def) return true;
     return closure && std::any_of(closure->captures_begin(), closure->captures_end(), [&](const LambdaCapture& c) {

@@ -12,12 +12,12 @@
 
 namespace adjoint::frontend::detail {
 
-namespace {
-
 const CXXRecordDecl* closureOf(const FunctionDecl* fd) {
   const auto* method = dyn_cast_or_null<CXXMethodDecl>(fd);
   return method && method->getParent()->isLambda() ? method->getParent() : nullptr;
 }
+
+namespace {
 
 // Whether `body` assigns to the variable `v` itself (not through it: x[i] = ... writes an array).
 bool assigns(const Stmt* body, const VarDecl* v) {

@@ -1,7 +1,7 @@
 // RUN: rm -rf %t && mkdir %t && not %adjoint grad %s --fn f -o %t/out.cpp 2>&1 | FileCheck %s && ls -A %t | count 0
 // A function marked nondifferentiable is called as it is: what it stores would be hidden from the
 // reverse sweep, which reads y as the loop before the call left it.
-// CHECK: nondifferentiable_writer.cpp:[[@LINE+9]]:3: error: 'clamp_all' is marked nondifferentiable and writes into its array parameter 'y'
+// CHECK: nondifferentiable_writer.cpp:[[@LINE+9]]:3: error: 'clamp_all' is marked nondifferentiable, but it writes into its array parameter 'y'
 // CHECK: note: let Adjoint differentiate it
 #include "adjoint/annotations.h"
 ADJOINT_NONDIFFERENTIABLE void clamp_all(double* y, int n) {
