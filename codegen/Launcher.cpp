@@ -37,15 +37,15 @@ std::string launcher(const Function& kernel) {
         "  // The cooperative groups of the kernel (or of what it calls) are written for threads that\n"
         "  // differ in threadIdx.x alone.\n"
         "  if (block.y * block.z != 1) return cudaErrorInvalidValue;\n";
-  if (kernel.rowBlocks.wholeWarps)
+  if (kernel.plainAddBlocks.wholeWarps)
     body +=
         "  // ... and on blocks of whole warps, each warp of the grid a row of its own.\n"
         "  if (block.x % 32 != 0) return cudaErrorInvalidValue;\n";
-  if (kernel.rowBlocks.maxThreads)
-    body += "  // ... and on blocks of at most " + std::to_string(kernel.rowBlocks.maxThreads) +
-            " threads, each a column of the row apart from the others.\n"
+  if (kernel.plainAddBlocks.maxThreads)
+    body += "  // ... and on blocks of at most " + std::to_string(kernel.plainAddBlocks.maxThreads) +
+            " threads, as its indices assume.\n"
             "  if (block.x > " +
-            std::to_string(kernel.rowBlocks.maxThreads) + ") return cudaErrorInvalidValue;\n";
+            std::to_string(kernel.plainAddBlocks.maxThreads) + ") return cudaErrorInvalidValue;\n";
   // The kernel's arguments: the caller's, then what the launcher provides.
   std::string args;
   for (const Param& p : kernel.params)

@@ -494,7 +494,7 @@ class Parallelizer : public Rewriter {
     if (ownColumns && needs.maxThreads && !deterministic_) ownColumns = false;
     if ((injective || ownColumns) && !tangents_) {
       d_.needsOneDimensionalLaunch = true;
-      if (ownColumns) d_.rowBlocks.add(needs);
+      d_.plainAddBlocks.add(ownColumns ? needs : threads_.indexBlocks());
       std::string why = injective ? "index injective over threads" : "each thread its own elements of a row";
       s.comment = withNote(s.comment, read + ": " + why + ": plain " + assignmentSpelling(s.op));
       return;

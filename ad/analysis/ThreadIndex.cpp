@@ -29,6 +29,25 @@ bool isProduct(const Expr& e, const char* a, const char* b) {
 
 bool isInjective(Spread s) { return s == Spread::BlockInjective || s == Spread::GridInjective; }
 
+// blockIdx.x * C + threadIdx.x (in any order) for an integer literal C > 0, as a kernel template
+// writes it with its BLOCK: C, else 0. Where blocks have at most C threads, it is the thread's
+// own index in the grid.
+unsigned literalBlockIndex(const Expr& e) {
+  const Expr& s = stripCasts(e);
+  if (!isOp(s, Op::Add)) return 0;
+  for (int k = 0; k < 2; ++k) {
+    const Expr& blocks = stripCasts(*s.operands[1 - k]);
+    if (!isVar(stripCasts(*s.operands[k]), "threadIdx.x") || !isOp(blocks, Op::Mul)) continue;
+    for (int j = 0; j < 2; ++j) {
+      const Expr& width = stripCasts(*blocks.operands[j]);
+      if (isVar(*blocks.operands[1 - j], "blockIdx.x") && width.kind == ExprKind::Number && width.value >= 1 &&
+          width.value == static_cast<unsigned>(width.value))
+        return static_cast<unsigned>(width.value);
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 // blockIdx.x * blockDim.x + threadIdx.x (or a local holding threadIdx.x), in any order: the
@@ -46,6 +65,7 @@ bool ThreadIndexing::isGlobalThreadIndex(const Expr& e) const {
 
 ThreadIndexing::ThreadIndexing(const Function& kernel) {
   walkExprs(kernel.body, [&](const Expr& e) {
+    if (unsigned width = literalBlockIndex(e)) indexBlocks_.add(BlockShape{false, width});
     if (e.kind != ExprKind::Var) return;
     for (const char* object : {"threadIdx.", "blockIdx.", "blockDim.", "gridDim."})
       if (e.text.rfind(object, 0) == 0 && e.text.back() != 'x') oneDimensional_ = false;
@@ -77,7 +97,7 @@ ThreadIndexing::ThreadIndexing(const Function& kernel) {
       if (gridInjective_.count(name) || blockInjective_.count(name)) continue;
       if (defs.size() == 1 && defs[0].value && defs[0].stmt->kind == StmtKind::Decl && !defs[0].underVaryingControl) {
         if (isGlobalThreadIndex(*defs[0].value)) globalIndexVars_.insert(name);
-        Spread s = isGlobalThreadIndex(*defs[0].value) ? Spread::GridInjective : spread(defs[0].value);
+        Spread s = spread(defs[0].value);
         if (s == Spread::GridInjective) changed |= gridInjective_.insert(name).second;
         if (s == Spread::BlockInjective) changed |= blockInjective_.insert(name).second;
       } else if (isGridStrideCounter(name)) {
@@ -164,6 +184,7 @@ Spread ThreadIndexing::spread(const ExprPtr& e) const {
     if (gridInjective_.count(s.text)) return Spread::GridInjective;
     if (blockInjective_.count(s.text) || (oneDimensional_ && s.text == "threadIdx.x")) return Spread::BlockInjective;
   }
+  if (oneDimensional_ && (isGlobalThreadIndex(s) || literalBlockIndex(s))) return Spread::GridInjective;
   if (isOp(s, Op::Add) || isOp(s, Op::Sub) || isOp(s, Op::Mul)) {
     Spread a = spread(s.operands[0]), b = spread(s.operands[1]);
     for (int k = 0; k < 2; ++k) {

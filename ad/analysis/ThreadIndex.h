@@ -55,6 +55,9 @@ class ThreadIndexing {
   bool isThreadIndex(const ir::Expr& e) const;
   // Whether the kernel relies on a one-dimensional launch for its injectivity claims.
   bool oneDimensional() const { return oneDimensional_; }
+  // What its injectivity claims ask of the launch's blocks: at most C threads where a thread's
+  // index is written blockIdx.x * C + threadIdx.x for a literal C (a kernel template's BLOCK).
+  const ir::BlockShape& indexBlocks() const { return indexBlocks_; }
 
  private:
   struct Condition {
@@ -74,6 +77,7 @@ class ThreadIndexing {
   std::set<std::string> threadIndexAliases_;  // locals holding threadIdx.x
   std::set<std::string> globalIndexVars_;     // locals holding the global thread index
   bool oneDimensional_ = true;
+  ir::BlockShape indexBlocks_;
 
   void collect(const ir::StmtList& body, std::vector<Condition>& conditions);
   bool isVarying(const ir::ExprPtr& e) const;

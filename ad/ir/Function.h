@@ -44,9 +44,10 @@ std::string identifier(const std::string& spelled);
 // Whether the kernel launcher provides the parameter (the caller does not pass it).
 bool isLauncherProvided(const Param& p);
 
-// What a kernel's plain += of a row's elements asks of its launch's blocks, checked by the
-// launcher: whole warps (a row per warp of the grid, (blockIdx.x * blockDim.x + threadIdx.x) / 32),
-// and at most maxThreads threads (columns stepped from threadIdx.x by that literal; 0: any).
+// What a kernel's plain += of adjoints asks of its launch's blocks, checked by the launcher: whole
+// warps (a row per warp of the grid, (blockIdx.x * blockDim.x + threadIdx.x) / 32), and at most
+// maxThreads threads (a row's columns stepped from threadIdx.x by that literal, or a thread's
+// index blockIdx.x * maxThreads + threadIdx.x; 0: any).
 struct BlockShape {
   bool wholeWarps = false;
   unsigned maxThreads = 0;
@@ -100,7 +101,7 @@ struct Function {
   unsigned sumsBefore = 0, sumsAfter = 0;
   // A kernel whose plain += of adjoints relies on threads differing in threadIdx.x alone.
   bool needsOneDimensionalLaunch = false;
-  BlockShape rowBlocks;  // what its plain += of rows' elements asks of the launch's blocks
+  BlockShape plainAddBlocks;  // what its plain += of adjoints asks of the launch's blocks
   // A function whose cooperative groups were written as threadIdx.x arithmetic: its blocks'
   // threads must differ in threadIdx.x alone (see ad/frontend/CooperativeGroups.cpp).
   bool oneDimensionalBlocks = false;

@@ -32,3 +32,14 @@ __global__ void block_sum(const float* x, float* out, int n) {
 }
 template __global__ void block_sum<64>(const float*, float*, int);
 // KERNEL: block_sum<64> grid=3 block=64 x=[170] out=[1] n=170
+
+// A template over its block size that indexes with it, as tuned kernels write it: its vjp adds
+// x_bar[i] plainly (the index is the thread's own in blocks of at most BLOCK threads, which the
+// launcher checks).
+template <int BLOCK>
+__global__ void scaled_cube(const float* x, const float* w, float* y, int n) {
+  int i = blockIdx.x * BLOCK + threadIdx.x;
+  if (i < n) y[i] = w[0] * x[i] * x[i] * x[i];
+}
+template __global__ void scaled_cube<128>(const float*, const float*, float*, int);
+// KERNEL: scaled_cube<128> grid=3 block=128 x=[300] w=[1] y=[300] n=300

@@ -19,11 +19,11 @@
 // derivatives. With --kernels it writes CUDA kernels instead (straight-line code per thread, device helpers, reads at
 // the thread's index and at computed indices, a warp-shuffle sum, results stored per thread, updated in place,
 // scattered or accumulated with atomicAdd, a pointer to the thread's element, a double2 view of the buffers: a pair per
-// thread loaded and stored whole, kernel templates, the warp as a cooperative group with cg::reduce, a running maximum
-// or minimum over a loop, a neighbour's element through extern __shared__, rows of C elements per thread, warp or
-// block, through row pointers, a pointer into a row passed to a device function, a double2 passed to and returned by a
-// device function, a store through a device function), each with a
-// `// KERNEL:` line for tests/run_kernel_case.py.
+// thread loaded and stored whole, kernel templates (over the element type and the block size), the warp as a
+// cooperative group with cg::reduce, a running maximum or minimum over a loop, a neighbour's element through extern
+// __shared__, rows of C elements per thread, warp or block, through row pointers, a pointer into a row passed to a
+// device function, a double2 passed to and returned by a device function, a store through a device function), each
+// with a `// KERNEL:` line for tests/run_kernel_case.py.
 //
 //   random_programs [--kernels] <seed> <count> <output>
 #include <algorithm>
@@ -525,15 +525,18 @@ class Generator {
     int store = pick(4);  // 0: y[i] = (or __stcs), 1: atomicAdd(&y[i % 4]), 2: atomicAdd(&y[0]), 3: y[i] += (in place)
     bool pairs = chance(25);  // each thread a double2 of x (reinterpret_cast<const double2*>(x)[i]), and of y
     if (pairs) n -= n % 2;
-    // A template over its element type, instantiated explicitly for double: k3<double>.
-    bool templated = chance(20);
-    std::string instance = name + (templated ? "<double>" : "");
+    // A template over its element type, instantiated explicitly for double: k3<double>; perhaps
+    // also over its block size, which its index is written with: k3<double,64>.
+    bool templated = chance(20), blockSized = templated && chance(50);
+    std::string instance = name + (templated ? blockSized ? "<double,64>" : "<double>" : "");
     std::string out = "// KERNEL: " + instance + " grid=" + std::to_string(blocks) + " block=64" +
                       (dynamicShared ? " shmem=64*double" : "") + " x=[" + std::to_string(n) + "] p=[2] y=[" +
                       std::to_string(n) + "] n=" + std::to_string(n) + "\n";
-    out += templated ? "template <typename T>\n__global__ void " + name + "(const T* x, const T* p, T* y, int n) {\n"
+    out += templated ? std::string("template <typename T") + (blockSized ? ", int BLOCK" : "") + ">\n__global__ void " +
+                           name + "(const T* x, const T* p, T* y, int n) {\n"
                      : "__global__ void " + name + "(const double* x, const double* p, double* y, int n) {\n";
-    out += "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n";
+    out += blockSized ? "  int i = blockIdx.x * BLOCK + threadIdx.x;\n"
+                      : "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n";
     Scope s;
     s.scalars = {"a", "b"};
     s.hasArray = true;

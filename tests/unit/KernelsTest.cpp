@@ -68,6 +68,24 @@ TEST_CASE("the global thread index and its shifts are injective over the grid; t
   CHECK(threads.spread(number(0, kInt)) == Spread::Uniform);
 }
 
+TEST_CASE("blockIdx.x * BLOCK + threadIdx.x for a literal BLOCK is the thread's index in blocks of at most BLOCK") {
+  ExprPtr i = var("i", kInt), xbar = var("x_bar", kFloats);
+  auto indexed = [&](ExprPtr width) {
+    return decl("i", kInt,
+                cast(kInt, binary(Op::Add, binary(Op::Mul, builtin("blockIdx.x"), width), builtin("threadIdx.x"))));
+  };
+  Function f = kernel({indexed(number(128, kUnsigned)), assign(index(xbar, i), Op::Add, number(2, kFloat))});
+  analysis::ThreadIndexing threads(f);
+  CHECK(threads.spread(i) == Spread::GridInjective);
+  CHECK(threads.indexBlocks().maxThreads == 128);
+  transforms::parallelizeAdjoints(f, false);
+  CHECK(print(f.body).find("atomicAdd") == std::string::npos);
+  CHECK(codegen::launcher(f).find("if (block.x > 128) return cudaErrorInvalidValue;") != std::string::npos);
+  // A width the threads do not share is no thread index.
+  Function g = kernel({indexed(var("n", kInt))});
+  CHECK(analysis::ThreadIndexing(g).spread(i) == Spread::Varying);
+}
+
 TEST_CASE("reading threadIdx.y gives up injectivity: the launch may not be one-dimensional") {
   Function f = kernel({globalIndex("i"), decl("r", kInt, cast(kInt, builtin("threadIdx.y")))});
   analysis::ThreadIndexing threads(f);
@@ -250,20 +268,20 @@ TEST_CASE("rows that are a thread's own only in some launches say so: whole warp
   // (blockIdx.x * blockDim.x + threadIdx.x) / 32: a row per warp where blocks are whole warps.
   Function warps = accumulated(binary(Op::Div, global, u32), lane, 32);
   CHECK(print(warps.body).find("atomicAdd") == std::string::npos);
-  CHECK(warps.rowBlocks.wholeWarps);
-  CHECK(warps.rowBlocks.maxThreads == 0);
+  CHECK(warps.plainAddBlocks.wholeWarps);
+  CHECK(warps.plainAddBlocks.maxThreads == 0);
   CHECK(codegen::launcher(warps).find("if (block.x % 32 != 0) return cudaErrorInvalidValue;") != std::string::npos);
   // Sixteen threads to a row: lanes 16 apart share columns.
   Function halves = accumulated(binary(Op::Div, global, number(16, kUnsigned)), lane, 32);
   CHECK(print(halves.body).find("atomicAdd") != std::string::npos);
-  CHECK(!halves.rowBlocks.wholeWarps);
+  CHECK(!halves.plainAddBlocks.wholeWarps);
   // The block's row with columns from threadIdx.x by 32: distinct in blocks of at most 32 threads;
   // a plain += there only under --deterministic (the atomics measured faster).
   CHECK(print(accumulated(builtin("blockIdx.x"), cast(kInt, builtin("threadIdx.x")), 32).body).find("atomicAdd") !=
         std::string::npos);
   Function block = accumulated(builtin("blockIdx.x"), cast(kInt, builtin("threadIdx.x")), 32, true);
   CHECK(print(block.body).find("atomicAdd") == std::string::npos);
-  CHECK(block.rowBlocks.maxThreads == 32);
+  CHECK(block.plainAddBlocks.maxThreads == 32);
   CHECK(codegen::launcher(block).find("if (block.x > 32) return cudaErrorInvalidValue;") != std::string::npos);
-  CHECK(!block.rowBlocks.wholeWarps);
+  CHECK(!block.plainAddBlocks.wholeWarps);
 }
