@@ -5,7 +5,8 @@
 # goes in a file name: Chain::energy as Chain_energy, dot<double> as dot_double; .cu and .h for a .cu
 # source: kernels and their launchers, for a target with CUDA enabled), and adds the source to <target>
 # (the .h directory and Adjoint's runtime headers go on its include path). The step sees the
-# target's include directories and compile definitions, and its depfile lists the source and every
+# target's include directories, compile definitions, C++ standard and the compile options that
+# change what the parse sees (-D, -std, -march, -fno-exceptions, ...), and its depfile lists the source and every
 # header it includes: editing any of them regenerates, and nothing else does. OPTIONS go to the
 # tool (for example --wrt a,b or --line-directives); those after a `--` in OPTIONS are compiler
 # flags, passed after the target's own (OPTIONS --wrt x -- -std=c++20).
@@ -22,7 +23,7 @@ function(adjoint_generate target)
   endif()
   set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/adjoint/${target})
   file(MAKE_DIRECTORY ${out_dir})
-  _adjoint_compile_flags(${target} include_flags define_flags)
+  _adjoint_compile_flags(${target} include_flags parse_flags)
   _adjoint_split_options("${ARG_OPTIONS}" tool_options compiler_options)
   foreach(source ${ARG_SOURCES})
     get_filename_component(source_path ${source} ABSOLUTE)
@@ -43,7 +44,7 @@ function(adjoint_generate target)
       set(header ${out_dir}/${stem}.${file_fn}.${ARG_MODE}.h)
       add_custom_command(
         OUTPUT ${out} ${header}
-        COMMAND Adjoint::adjoint ${ARG_MODE} ${source_path} --fn ${fn} -o ${out} --depfile ${out}.d ${tool_options} -- "${include_flags}" "${define_flags}" ${compiler_options}
+        COMMAND Adjoint::adjoint ${ARG_MODE} ${source_path} --fn ${fn} -o ${out} --depfile ${out}.d ${tool_options} -- "${include_flags}" "${parse_flags}" ${compiler_options}
         DEPENDS ${source_path} $<TARGET_FILE:Adjoint::adjoint>
         DEPFILE ${out}.d
         COMMAND_EXPAND_LISTS
@@ -110,11 +111,18 @@ function(_adjoint_split_options options tool_out compiler_out)
   set(${compiler_out} "${compiler}" PARENT_SCOPE)
 endfunction()
 
-# The target's include directories and definitions as compiler flags for the tool's parse: one
-# argument each, split into several by COMMAND_EXPAND_LISTS after generator expressions ran.
-function(_adjoint_compile_flags target include_out define_out)
+# The target's include directories, definitions, C++ standard and the compile options that change
+# what a parse sees, as compiler flags for the tool: one argument each, split into several by
+# COMMAND_EXPAND_LISTS after generator expressions ran. Other options (warnings, optimization,
+# another compiler's own) are left out: Clang rejects those it does not know.
+function(_adjoint_compile_flags target include_out flags_out)
   set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   set(defines "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  set(standard "$<TARGET_PROPERTY:${target},CXX_STANDARD>")
+  # The options that change what the parse sees: the standard, macros, the target machine (its
+  # intrinsics' macros), language switches.
+  set(parse_options "^-(std=|[DU]|march=|mcpu=|f(no-)?(exceptions|rtti|openmp|signed-char|unsigned-char|char8_t|fast-math)$)")
+  set(options "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,INCLUDE,${parse_options}>")
   set(${include_out} "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>" PARENT_SCOPE)
-  set(${define_out} "$<$<BOOL:${defines}>:-D$<JOIN:${defines},$<SEMICOLON>-D>>" PARENT_SCOPE)
+  set(${flags_out} "$<$<BOOL:${defines}>:-D$<JOIN:${defines},$<SEMICOLON>-D>>;$<$<BOOL:${standard}>:-std=c++${standard}>;${options}" PARENT_SCOPE)
 endfunction()

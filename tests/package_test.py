@@ -41,6 +41,11 @@ if cuda:
           "adjoint grad springs --fn spring_loss" in r.stdout and "Building CUDA object" in r.stdout)
 else:
     print("note: no nvcc: the consumer's CUDA target was not built")
+r = run("ninja", "-C", consumer_build, "-t", "commands", "relax")
+generate = [l for l in r.stdout.splitlines() if "--fn energy" in l and " grad " in l]
+check("the tool parses with the target's definitions, standard and parse options, not its warnings",
+      len(generate) == 1 and all(f in generate[0] for f in ("-DCHAIN_STIFFNESS=40.0", "-std=c++20", "-fno-exceptions"))
+      and "-Wall" not in generate[0])
 r = run(os.path.join(consumer_build, "relax"))
 check("the consumer relaxes the chain with the generated gradient", r.returncode == 0 and "gradient norm" in r.stdout)
 r = run("ctest", "--test-dir", consumer_build, "--output-on-failure")
