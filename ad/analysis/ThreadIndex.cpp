@@ -153,7 +153,7 @@ bool ThreadIndexing::isVarying(const ExprPtr& e) const {
   return varies;
 }
 
-// for (i = <grid-injective>; ...; i += blockDim.x * gridDim.x): the indices of different
+// for (i = <the global index, shifted>; ...; i += blockDim.x * gridDim.x): the indices of different
 // threads never meet, in any iteration. So too for the reverse sweep's loop that runs it back,
 // for (i = g + k * (blockDim.x * gridDim.x); i >= g; i -= blockDim.x * gridDim.x): every value
 // is g modulo the grid's size, and g differs between threads; the loop's own counter, it means
@@ -166,11 +166,26 @@ bool ThreadIndexing::isGridStrideCounter(const std::string& v) const {
   if (!init.value || init.stmt->kind != StmtKind::Decl || step.stmt->kind != StmtKind::Assign ||
       !isProduct(*step.stmt->expr, "blockDim.x", "gridDim.x"))
     return false;
-  auto injective = [&](const Expr& e) { return isGlobalThreadIndex(e) || gridInjective_.count(stripCasts(e).text); };
-  if (step.stmt->op == Op::Add) return !init.underVaryingControl && injective(*init.value);
+  if (step.stmt->op == Op::Add) return !init.underVaryingControl && isShiftedGlobalIndex(*init.value);
   const Expr& start = stripCasts(*init.value);
-  return step.stmt->op == Op::Sub && isOp(start, Op::Add) && injective(*start.operands[0]) &&
+  return step.stmt->op == Op::Sub && isOp(start, Op::Add) && isShiftedGlobalIndex(*start.operands[0]) &&
          isOp(*start.operands[1], Op::Mul) && isProduct(*start.operands[1]->operands[1], "blockDim.x", "gridDim.x");
+}
+
+// The thread's global index shifted by values the same in every thread (g, g + k, g - k, or a
+// local defined once as one): as a grid-stride loop's start, no iteration meets another
+// thread's. A scaled index (2 * g) or one written blockIdx.x * C + threadIdx.x would, in launches
+// of fewer than C threads per block: the loop steps by blockDim.x * gridDim.x.
+bool ThreadIndexing::isShiftedGlobalIndex(const Expr& e) const {
+  const Expr& s = stripCasts(e);
+  if (isGlobalThreadIndex(s) || (s.kind == ExprKind::Var && globalIndexVars_.count(s.text))) return true;
+  if (s.kind == ExprKind::Var) {
+    const Definition* d = onlyDefinition(s);
+    return d && isShiftedGlobalIndex(*d->value);
+  }
+  if (!isOp(s, Op::Add) && !isOp(s, Op::Sub)) return false;
+  return (isShiftedGlobalIndex(*s.operands[0]) && spread(s.operands[1]) == Spread::Uniform) ||
+         (isOp(s, Op::Add) && isShiftedGlobalIndex(*s.operands[1]) && spread(s.operands[0]) == Spread::Uniform);
 }
 
 bool ThreadIndexing::isThreadIndex(const Expr& e) const {

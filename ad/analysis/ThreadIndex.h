@@ -83,6 +83,7 @@ class ThreadIndexing {
   bool isVarying(const ir::ExprPtr& e) const;
   bool isGridStrideCounter(const std::string& v) const;
   bool isGlobalThreadIndex(const ir::Expr& e) const;
+  bool isShiftedGlobalIndex(const ir::Expr& e) const;
   const Definition* onlyDefinition(const ir::Expr& e) const;
   ir::ExprPtr valueAt(const ir::Expr& e, const ir::Stmt& use) const;
   bool isWarpRow(const ir::Expr& e, ir::BlockShape& needs) const;

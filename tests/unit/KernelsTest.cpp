@@ -86,6 +86,22 @@ TEST_CASE("blockIdx.x * BLOCK + threadIdx.x for a literal BLOCK is the thread's 
   CHECK(analysis::ThreadIndexing(g).spread(i) == Spread::Varying);
 }
 
+TEST_CASE("a grid-stride loop's counter is injective from the global index shifted, not scaled") {
+  ExprPtr i = var("i", kInt), n = var("n", kInt), k = var("k", kInt);
+  ExprPtr stride = binary(Op::Mul, builtin("blockDim.x"), builtin("gridDim.x"));
+  // int i = <global index>; int j = start; for (int k = j; k < n; k += blockDim.x * gridDim.x) {}
+  auto counter = [&](ExprPtr start) {
+    Function f = kernel(
+        {globalIndex("i"), decl("j", kInt, start),
+         forStmt(decl("k", kInt, var("j", kInt)), binary(Op::Lt, k, n), assign(k, Op::Add, cast(kInt, stride)), {})});
+    return analysis::ThreadIndexing(f).spread(k);
+  };
+  CHECK(counter(i) == Spread::GridInjective);
+  CHECK(counter(binary(Op::Add, i, n)) == Spread::GridInjective);
+  // 2 * i is injective itself, but thread i's second iteration meets thread i + stride / 2's first.
+  CHECK(counter(binary(Op::Mul, number(2, kInt), i)) == Spread::Varying);
+}
+
 TEST_CASE("reading threadIdx.y gives up injectivity: the launch may not be one-dimensional") {
   Function f = kernel({globalIndex("i"), decl("r", kInt, cast(kInt, builtin("threadIdx.y")))});
   analysis::ThreadIndexing threads(f);
