@@ -1,6 +1,7 @@
 # adjoint_generate(<target> SOURCES <files...> FUNCTIONS <names...> [MODE grad|jvp] [OPTIONS <args...>])
 #
-# Adds, for every source and function, a build step running `adjoint <mode>` that writes
+# Adds, for every function and the source that defines it (with several SOURCES, found by `adjoint
+# definitions`), a build step running `adjoint <mode>` that writes
 # <build dir>/adjoint/<target>/<source stem>.<function>.<mode>.cpp and .h (the function as its name
 # goes in a file name: Chain::energy as Chain_energy, dot<double> as dot_double; .cu and .h for a .cu
 # source: kernels and their launchers, for a target with CUDA enabled), and adds the source to <target>
@@ -25,6 +26,7 @@ function(adjoint_generate target)
   file(MAKE_DIRECTORY ${out_dir})
   _adjoint_compile_flags(${target} include_flags parse_flags)
   _adjoint_split_options("${ARG_OPTIONS}" tool_options compiler_options)
+  _adjoint_sources_of_functions("${ARG_SOURCES}" "${ARG_FUNCTIONS}")
   foreach(source ${ARG_SOURCES})
     get_filename_component(source_path ${source} ABSOLUTE)
     get_filename_component(stem ${source} NAME_WE)
@@ -33,7 +35,7 @@ function(adjoint_generate target)
     if(extension STREQUAL ".cu")
       set(out_extension .cu)
     endif()
-    foreach(fn ${ARG_FUNCTIONS})
+    foreach(fn ${_adjoint_functions_of_${source}})
       # Chain::energy, dot<double>: Chain_energy, dot_double in file names (ir::identifier, as `adjoint check`
       # names them)
       string(REGEX REPLACE "[^A-Za-z0-9_]+" "_" file_fn "${fn}")
@@ -95,6 +97,46 @@ function(adjoint_add_check name)
     target_link_libraries(${name} PRIVATE ${ARG_LINK})
   endif()
   add_test(NAME ${name} COMMAND ${name})
+endfunction()
+
+# For each of `sources`, in _adjoint_functions_of_<source>, the `functions` it defines: with one
+# source, all of them; with several, those `adjoint definitions` finds in it (it reads the source
+# without preprocessing, so the target's flags are not needed yet). A function that no source
+# defines is an error.
+function(_adjoint_sources_of_functions sources functions)
+  list(LENGTH sources count)
+  if(count EQUAL 1)
+    set(_adjoint_functions_of_${sources} ${functions} PARENT_SCOPE)
+    return()
+  endif()
+  get_target_property(imported Adjoint::adjoint IMPORTED)
+  if(NOT imported)
+    message(FATAL_ERROR "adjoint_generate: several SOURCES need the installed tool (find_package(Adjoint))")
+  endif()
+  get_target_property(tool Adjoint::adjoint LOCATION)
+  foreach(source ${sources})
+    get_filename_component(path ${source} ABSOLUTE)
+    execute_process(COMMAND ${tool} definitions ${path} OUTPUT_VARIABLE defined RESULT_VARIABLE status
+                    ERROR_VARIABLE error)
+    if(NOT status EQUAL 0)
+      message(FATAL_ERROR "adjoint_generate: `adjoint definitions ${source}` failed: ${error}")
+    endif()
+    string(REGEX REPLACE "\n" ";" defined "${defined}")
+    set(mine)
+    foreach(fn ${functions})
+      string(REGEX REPLACE "<.*$" "" name "${fn}")  # dot<double> is defined as dot
+      if(name IN_LIST defined)
+        list(APPEND mine ${fn})
+        set(found_${fn} TRUE)
+      endif()
+    endforeach()
+    set(_adjoint_functions_of_${source} ${mine} PARENT_SCOPE)
+  endforeach()
+  foreach(fn ${functions})
+    if(NOT found_${fn})
+      message(FATAL_ERROR "adjoint_generate: none of ${sources} defines '${fn}' (as `adjoint definitions` reads them)")
+    endif()
+  endforeach()
 endfunction()
 
 # OPTIONS split at their first `--`: the tool's options before it, compiler flags after it.

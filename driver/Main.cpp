@@ -11,9 +11,10 @@
 #include <iostream>
 
 #include "ad/derive/Optimizers.h"
+#include "ad/frontend/Frontend.h"
+#include "ad/ir/Printer.h"
 #include "driver/Check.h"
 #include "driver/Pipeline.h"
-#include "ad/ir/Printer.h"
 
 namespace {
 
@@ -97,10 +98,28 @@ const char* kOverview =
     "         update of the --params buffers by the --optimizer, in one call\n"
     "  check  generates both, builds a verification harness with the C++ compiler ($CXX or c++) and\n"
     "         runs it: finite differences and the dot-product test on random inputs; exits nonzero\n"
-    "         when a check fails\n\n"
+    "         when a check fails\n"
+    "  definitions <file>  lists the functions the file defines, one per line, read without\n"
+    "         preprocessing (no flags needed): how a build system finds the source of a function\n\n"
     "Run `adjoint grad --help` for the options. Besides those, --print-before=<pass> and\n"
     "--print-after=<pass> print the IR (or the source) before or after a pass (or all), and\n"
     "--time-passes prints the time each pass took; `adjoint --list-passes` lists the passes in order.\n";
+
+// `adjoint definitions <file>`: the functions the file defines, one per line.
+int listDefinitions(int argc, char** argv) {
+  if (argc != 3) {
+    std::cerr << "usage: adjoint definitions <file>\n";
+    return 1;
+  }
+  std::ifstream in(argv[2]);
+  if (!in) {
+    std::cerr << "error: cannot read '" << argv[2] << "': " << std::strerror(errno) << "\n";
+    return 1;
+  }
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const std::string& name : adjoint::frontend::definedFunctions(text)) std::cout << name << "\n";
+  return 0;
+}
 
 // `adjoint --list-passes`: the pipeline's table.
 void listPasses() {
@@ -199,6 +218,7 @@ int main(int argc, char** argv) {
     listPasses();
     return 0;
   }
+  if (mode == "definitions") return listDefinitions(argc, argv);
   if (mode != "grad" && mode != "jvp" && mode != "check" && mode != "train-step") {
     std::cerr << "error: unknown command '" << mode << "'\n\n" << kOverview;
     return 1;

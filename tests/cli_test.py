@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tests of the adjoint command line itself: help, compiler flags after -- and from
 compile_commands.json (-p), default output names, --emit=ir, the pass table (--list-passes,
---print-before, --print-after, --time-passes), adjoint check."""
+--print-before, --print-after, --time-passes), adjoint definitions, adjoint check."""
 import json
 import os
 import subprocess
@@ -58,6 +58,40 @@ r = run("grad", constants, "--fn", "wave", "-o", "-")
 check("constants of <cmath> keep their names in generated code (user code and rules)",
       r.returncode == 0 and "M_PI" in r.stdout and "M_SQRT1_2" in r.stdout and "M_2_SQRTPI" in r.stdout and
       "3.14159" not in r.stdout and "1.12837" not in r.stdout, r.stdout + r.stderr)
+definitions = os.path.join(work, "definitions.cpp")
+with open(definitions, "w") as f:
+    f.write("""#include <algorithm>
+#define SQUARE(x) { return x * x; }
+namespace physics {
+template <class T, int N = 3>
+T dot(const T* a, const T* b) {
+  T s = 0;
+  if (s > norm(a)) { s = 0; }
+  return s;
+}
+struct Chain {
+  double energy(const double* x, int n) const noexcept;
+  double pull(const double* x) const { return x[0]; }
+};
+double Chain::energy(const double* x, int n) const noexcept { return x[n - 1]; }
+enum class Mode { A, B };
+}  // namespace physics
+extern "C" {
+double c_loss(double x) { return x; }
+}
+extern "C" double c_other(double x) { return x; }
+auto lambda = [](double x) { return x; };
+static double table[] = {1.0, 2.0};
+__attribute__((noinline)) double attributed(double x) { return std::max(x, 0.0); }
+auto trailing(double x) -> decltype(x * x) { return x * x; }
+template <> double physics::dot<double, 2>(const double* a, const double* b) { return a[0] * b[0]; }
+double declared(double x);
+""")
+r = run("definitions", definitions)
+check("definitions lists the functions a file defines, without preprocessing it",
+      r.returncode == 0 and r.stdout.split() == ["physics::dot", "physics::Chain::pull", "physics::Chain::energy",
+                                                 "c_loss", "c_other", "attributed", "trailing", "physics::dot"],
+      r.stdout + r.stderr)
 r = run("--version")
 check("--version prints Adjoint's version", r.returncode == 0 and r.stdout.startswith("adjoint 0."), r.stdout + r.stderr)
 r = run("grad", source, "--fn", "loss", "-o", "-", "--", "-I", os.path.join(work, "include"), "-DSCALE=3")

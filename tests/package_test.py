@@ -35,6 +35,9 @@ r = run("cmake", "-S", consumer, "-B", consumer_build, "-G", "Ninja", f"-DCMAKE_
 check("configure against the installed package", r.returncode == 0)
 r = run("cmake", "--build", consumer_build)
 check("build: the gradient is generated and compiled", r.returncode == 0 and "adjoint grad chain --fn energy" in r.stdout)
+check("each function is generated from the source that defines it",
+      "adjoint grad pins --fn pin_energy" in r.stdout and "adjoint grad chain --fn pin_energy" not in r.stdout
+      and "adjoint grad pins --fn energy" not in r.stdout)
 cuda = shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc")
 if cuda:
     check("a CUDA-language target gets its kernel's gradient, compiled by nvcc",
@@ -47,7 +50,8 @@ check("the tool parses with the target's definitions, standard and parse options
       len(generate) == 1 and all(f in generate[0] for f in ("-DCHAIN_STIFFNESS=40.0", "-std=c++20", "-fno-exceptions"))
       and "-Wall" not in generate[0])
 r = run(os.path.join(consumer_build, "relax"))
-check("the consumer relaxes the chain with the generated gradient", r.returncode == 0 and "gradient norm" in r.stdout)
+check("the consumer relaxes the chain with the generated gradients",
+      r.returncode == 0 and "gradient norm" in r.stdout and "would pull the end" in r.stdout)
 r = run("ctest", "--test-dir", consumer_build, "--output-on-failure")
 log = open(os.path.join(consumer_build, "Testing", "Temporary", "LastTest.log")).read()
 check("adjoint_add_check's test passes", r.returncode == 0 and "all checks passed" in r.stdout + log)

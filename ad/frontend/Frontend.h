@@ -28,6 +28,10 @@ std::optional<ir::Module> parse(const ParseRequest& request);
 // builds it for the CPU execution of kernels; nothing when it does not parse.
 std::optional<std::string> launchesAsCalls(const ParseRequest& request);
 
+// The functions the source text defines, with the namespaces and classes around them (energy,
+// Anchor::pull, ns::f), read without preprocessing: no flags needed (Definitions.cpp).
+std::vector<std::string> definedFunctions(const std::string& text);
+
 // Formats C++ source with libFormat (LLVM style, 100 columns).
 std::string formatCpp(const std::string& code, const std::string& fileName);
 

@@ -5,6 +5,7 @@
 
 #include "chain.energy.grad.h"
 #include "chain.h"
+#include "pins.pin_energy.grad.h"
 
 int main() {
   const int n = 8;
@@ -23,5 +24,10 @@ int main() {
   double norm = 0;
   for (double v : g) norm += v * v;
   std::printf("end of chain at (%.3f, %.3f), gradient norm %.2e\n", x[2 * n - 2], x[2 * n - 1], norm);
+  // The force a pin at (4, 0) would put on the end: minus its energy's gradient.
+  std::vector<double> pin_bar(2 * n);
+  double px_bar = 0, py_bar = 0;
+  pin_energy_grad(x.data(), n, 4.0, 0.0, pin_bar.data(), &px_bar, &py_bar);
+  std::printf("a pin at (4, 0) would pull the end with (%.3f, %.3f)\n", -pin_bar[2 * n - 2], -pin_bar[2 * n - 1]);
   return norm < 1e-4 ? 0 : 1;  // converged
 }

@@ -9,3 +9,6 @@ constexpr double kRestLength = 0.5;
 // Energy of a chain of n masses on springs in a gravity field; x holds (x, y) per mass and the
 // first mass is pinned at the origin.
 double energy(const double* x, int n, double gravity);
+
+// Energy of a soft pin that pulls the chain's last mass towards (px, py) (pins.cpp).
+double pin_energy(const double* x, int n, double px, double py);
