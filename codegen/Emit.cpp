@@ -127,12 +127,16 @@ bool usesAssert(const std::vector<Function>& fs) {
 }
 
 // The standard headers the signatures of `fs` need: <cstddef> for size_t, <cstdint> for int64_t,
-// <array> and <vector> for containers, <tuple> and <utility> for std::tuple and std::pair.
+// <array> and <vector> for containers, <tuple> and <utility> for std::tuple and std::pair,
+// <cuda_bf16.h> and <cuda_fp16.h> for arrays of 16-bit floats.
 std::string signatureIncludes(const std::vector<Function>& fs) {
   bool cstddef = false, cstdint = false, array = false, tuple = false, utility = false, vector = false;
+  bool bfloat16 = false, half = false;
   for (const Function& f : fs)
     for (const Param& p : f.params) {
       const std::string& t = p.type.spelled;
+      bfloat16 |= p.type.storage == "__nv_bfloat16";
+      half |= p.type.storage == "__half";
       array |= p.type.container == "std::array";
       vector |= p.type.container == "std::vector";
       tuple |= p.type.record && p.type.record->header == "<tuple>";
@@ -143,7 +147,8 @@ std::string signatureIncludes(const std::vector<Function>& fs) {
     }
   return std::string(array ? "#include <array>\n" : "") + (cstddef ? "#include <cstddef>\n" : "") +
          (cstdint ? "#include <cstdint>\n" : "") + (tuple ? "#include <tuple>\n" : "") +
-         (utility ? "#include <utility>\n" : "") + (vector ? "#include <vector>\n" : "");
+         (utility ? "#include <utility>\n" : "") + (vector ? "#include <vector>\n" : "") +
+         (bfloat16 ? "#include <cuda_bf16.h>\n" : "") + (half ? "#include <cuda_fp16.h>\n" : "");
 }
 
 // The structs and enumerations the generated functions take, in order of first use, but those a
@@ -262,6 +267,9 @@ void emitPreamble(std::ostringstream& src, const Module& original, const std::ve
   std::vector<Function> all = copies;
   all.insert(all.end(), derivatives.begin(), derivatives.end());
   if (!options.headerName.empty()) src << "#include \"" << options.headerName << "\"\n\n";
+  // (Without a header, what it would include for the signatures.)
+  if (std::string includes = signatureIncludes(all); options.headerName.empty() && !includes.empty())
+    src << includes << "\n";
   src << (usesAssert(all) ? "#include <cassert>\n" : "") << "#include <cmath>\n"
       << (usesVectorLocal(all) ? "#include <vector>\n" : "") << passedThroughIncludes(all, original) << "\n";
   if (isCuda(derivatives))

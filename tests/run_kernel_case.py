@@ -6,6 +6,10 @@ and runs it: finite differences and the dot-product test on random inputs. Then 
 results are compared with a float64 reference: the same kernels built for the CPU execution with
 every float a double (adjoint/float64.h).
 
+Kernels over 16-bit storage (__nv_bfloat16, __half) are checked in a CPU build that keeps their
+values unrounded (ADJOINT_WIDE_STORAGE); a second CPU build rounds as the GPU does, and its vjp is
+compared with the float64 reference (as is the GPU's).
+
 `// HOST: f param=spec ...` lines do the same for a host function f that launches kernels: its
 f_vjp and f_jvp, checked as functions of all its buffers. A host compiler does not know
 K<<<...>>>(...): the CPU builds read the case with each launch written adjoint::launch(K, ...),
@@ -248,13 +252,21 @@ def main():
                 r = run([nvcc, *nvcc_flags, "-cuda", s, "-o", os.path.join(work, os.path.basename(s) + ".ii")])
                 if r.returncode != 0:
                     sys.exit(f"nvcc rejected {os.path.basename(s)}:\n{r.stdout}{r.stderr}")
+        # 16-bit storage (__nv_bfloat16, __half): the CPU checks keep values unrounded
+        # (ADJOINT_WIDE_STORAGE), where finite differences can see the derivatives; a second CPU
+        # build, and the GPU's, round as the formats do and are compared with the float64 reference.
+        storage = any("__nv_bfloat16" in t or "__half" in t for t, _ in params[0])
+        wide = ["-DADJOINT_WIDE_STORAGE"] if storage else []
+        narrow = exe + "_narrow" if storage and not args.gpu and not args.bench else None
         if args.gpu:
             r = run([nvcc, *nvcc_flags, "-O3", main_file, *sources, "-o", exe, "-lcublas"])
         else:
-            r = run([*host, main_file, *sources, "-o", exe])
+            r = run([*host, *wide, main_file, *sources, "-o", exe])
+            if r.returncode == 0 and narrow:
+                r = run([*host, main_file, *sources, "-o", narrow])
         if r.returncode == 0 and not args.bench:
             reference = os.path.join(work, f"{kernel}.reference")
-            r = run([*host, "-include", "adjoint/float64.h", reference + ".cu", sources[0], "-o", reference])
+            r = run([*host, *wide, "-include", "adjoint/float64.h", reference + ".cu", sources[0], "-o", reference])
         if r.returncode != 0:
             sys.exit(f"building the harness of {kernel} failed:\n{r.stdout}{r.stderr}")
         if args.build_only:
@@ -265,6 +277,12 @@ def main():
         if r.returncode == 0 and not args.bench:
             r = run([reference, saved])
             print(f"{r.stdout}{r.stderr}", end="")
+        if r.returncode == 0 and narrow:
+            r = run([narrow, str(args.seed), saved])
+            print(f"-- rounding to 16 bits as the GPU does\n{r.stdout}{r.stderr}", end="")
+            if r.returncode == 0:
+                r = run([reference, saved])
+                print(f"{r.stdout}{r.stderr}", end="")
         if r.returncode != 0:
             failures.append(kernel)
     if failures:

@@ -53,7 +53,7 @@ class SeedSinker : public Rewriter {
       bool last = k + 1 == body.size();
       if (!last && isSeedZeroing(*s, d_) &&
           canWait(*s, StmtList(body.begin() + static_cast<long>(k) + 1, body.end()))) {
-        s->comment = "the seed " + print(*s->lhs) +
+        s->comment = "the seed " + printPlace(*s->lhs) +
                      ", read above, zeroed after the loads that follow it: a store\n"
                      "between loads holds back the loads after it";
         deferred.push_back(s);

@@ -219,6 +219,9 @@ ir::Function Converter::convertFunction(const FunctionDecl* fd) {
     if (declared->isArrayType() && ctx_.getAsArrayType(declared)->getElementType()->isArrayType())
       declared = p->getType();  // T a[4][3] is T (*a)[3]
     if (auto t = convertType(declared, p->getSourceRange())) param.type = *t;
+    if (!param.type.storage.empty() && !f.kernel && !f.device)
+      fail(p->getSourceRange(), "arrays of '" + param.type.storage + "' are supported in kernels and device functions",
+           "differentiate the kernels that read and write them (host code over 16-bit buffers is not supported yet)");
     if (param.type.arraySize > 0)
       param.type = param.type.element().pointerTo(p->getType()->getPointeeType().isConstQualified());
     f.params.push_back(param);
@@ -302,6 +305,7 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
   // (Before unary operators: *std::max_element over a std::array or a C array dereferences a
   // plain pointer, over a std::vector an iterator's operator*.)
   if (isAlgorithm(e)) return algorithmValue(e);
+  if (isStorageConversion(e)) return convertStorageConversion(e);
   if (const auto* u = dyn_cast<UnaryOperator>(e)) return convertUnary(u);
   if (const auto* b = dyn_cast<BinaryOperator>(e)) return convertBinary(b);
   if (const auto* c = dyn_cast<ConditionalOperator>(e)) return convertConditional(c);
@@ -379,6 +383,10 @@ ir::ExprPtr Converter::convertCast(const CastExpr* c) {
       auto t = convertType(c->getType(), c->getSourceRange());
       return t ? ir::cast(*t, convertExpr(c->getSubExpr())) : placeholder();
     }
+    case CK_UserDefinedConversion:  // (float)x[i] of a 16-bit element: its operator float
+      if (isStorageConversion(c->getSubExpr()->IgnoreImplicit()))
+        return convertStorageConversion(c->getSubExpr()->IgnoreImplicit());
+      [[fallthrough]];
     default:
       return unsupportedExpr(c, std::string("cast '") + c->getCastKindName() + "' is not supported",
                              "only conversions between arithmetic types are differentiated");

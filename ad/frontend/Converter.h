@@ -61,6 +61,9 @@ void visitAll(const Stmt* s, F&& visit) {
   for (const Stmt* child : s->children()) visitAll(child, visit);
 }
 
+// "__nv_bfloat16" or "__half" for CUDA's 16-bit floating types, else "" (Types.cpp).
+std::string storageFormat(QualType t);
+
 // The lambda whose call operator `fd` is, or null (Lambdas.cpp).
 const CXXRecordDecl* closureOf(const FunctionDecl* fd);
 
@@ -271,6 +274,13 @@ class Converter {
   ir::ExprPtr madeTupleField(const Expr* tuple, const std::string& field, const ir::Type& type);
   std::map<const BindingDecl*, ir::ExprPtr> bindings_;  // auto [r, t] = ...: what each name reads
   bool isStructAssignment(const Expr* e) const;
+  // 16-bit floating storage (Storage.cpp): a widening or rounding conversion, the float value
+  // of an element or of what is stored into one, and y[i] = v into an element.
+  bool isStorageConversion(const Expr* e) const;
+  ir::ExprPtr convertStorageConversion(const Expr* e);
+  ir::ExprPtr storedValue(const Expr* e);
+  bool isStorageAssignment(const Expr* e) const;
+  ir::StmtPtr convertStorageAssignment(const Expr* e);
   void assignStruct(const Expr* whole, const ir::Type& type, const std::vector<ir::ExprPtr>& targets, const Expr* value,
                     ir::StmtList& out);
   void convertStructAssignment(const Expr* e, ir::StmtList& out);

@@ -383,6 +383,8 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
     } else if (const CallExpr* reduce = c_.groupReduce(assigned(e), e->getType())) {
       // v = cg::reduce(tile, v, op): the butterfly on v itself.
       c_.lowerReduce(reduce, c_.convertExpr(cast<BinaryOperator>(e->IgnoreParens())->getLHS()), false, out_);
+    } else if (c_.isStorageAssignment(e)) {
+      if (ir::StmtPtr a = c_.convertStorageAssignment(e)) out_.push_back(a);
     } else if (c_.isStructAssignment(e)) {
       c_.convertStructAssignment(e, out_);
     } else if (ir::StmtPtr a = c_.convertAssignment(e)) {

@@ -20,6 +20,15 @@ const char* const kArraysOfArrays =
 
 }  // namespace
 
+// "__nv_bfloat16" or "__half" for CUDA's 16-bit floating types (nv_bfloat16 and half name them
+// too), else "".
+std::string storageFormat(QualType t) {
+  const auto* record = t->getAsRecordDecl();
+  if (!record) return "";
+  std::string name = record->getName().str();
+  return name == "__nv_bfloat16" || name == "__half" ? name : "";
+}
+
 std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, bool allowVoid) {
   QualType canon = qt.getCanonicalType();
   if (const auto* e = canon->getAs<EnumType>(); e && !sm_.isInSystemHeader(e->getDecl()->getLocation()))
@@ -58,6 +67,11 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
     if (t && !t->isIndexed()) return t->pointerTo(false);
     return std::nullopt;
   }
+  if (std::string storage = storageFormat(canon); !storage.empty()) {
+    fail(where, "a value of type '" + storage + "' is not supported",
+         "keep values in float (float v = __bfloat162float(x[i])) and round them when storing into an array");
+    return std::nullopt;
+  }
   if (canon->isStructureOrClassType()) return convertStruct(canon, where);
   bool pointer = false, constPointee = false;
   QualType elem = canon;
@@ -74,6 +88,15 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
     elem = ptr->getPointeeType();
     constPointee = elem.isConstQualified();
     if (elem->isArrayType()) return convertRowPointer(canon, where);
+  }
+  if (std::string storage = storageFormat(elem); !storage.empty()) {
+    if (!pointer) {
+      fail(where, "an array of '" + storage + "' here is not supported", "pass 16-bit buffers as pointers");
+      return std::nullopt;
+    }
+    ir::Type t = ir::Type::of(ir::Scalar::Float).pointerTo(constPointee);
+    t.storage = storage;
+    return t;
   }
   const auto* builtin = elem->getAs<BuiltinType>();
   if (!builtin) {

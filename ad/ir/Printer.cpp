@@ -57,7 +57,18 @@ std::string wrap(const Expr& e, int min) {
   return precedence(e) < min ? "(" + s + ")" : s;
 }
 
+// The 16-bit format the array that `e` indexes stores its elements in, or "".
+const std::string& storageOf(const Expr& e) {
+  static const std::string none;
+  return e.kind == ExprKind::Index ? e.operands[0]->type.storage : none;
+}
+
 }  // namespace
+
+std::string printPlace(const Expr& e) {
+  if (e.kind != ExprKind::Index || e.operands[0]->type.reference) return print(e);
+  return wrap(*e.operands[0], kPrimary) + "[" + print(*e.operands[1]) + "]";
+}
 
 std::string print(const Expr& e) {
   switch (e.kind) {
@@ -71,8 +82,10 @@ std::string print(const Expr& e) {
       return e.text;
     case ExprKind::Index:
       if (e.operands[0]->type.reference) return print(*e.operands[0]);  // a reference parameter is its element
-      return wrap(*e.operands[0], kPrimary) + "[" + print(*e.operands[1]) + "]";
+      if (!storageOf(e).empty()) return widenedFromStorage(storageOf(e)) + "(" + printPlace(e) + ")";
+      return printPlace(e);
     case ExprKind::Unary:
+      if (e.op == Op::AddressOf) return "&" + printPlace(*e.operands[0]);
       return spelling(e.op) + wrap(*e.operands[0], kUnary);
     case ExprKind::Binary: {
       int p = precedence(e);
@@ -158,12 +171,19 @@ class StmtPrinter {
   }
 
   static std::string assignText(const Stmt& s) {
-    if (s.atomic) return "atomicAdd(&" + print(*s.lhs) + ", " + print(*s.expr) + ")";
+    if (const std::string& storage = storageOf(*s.lhs); !storage.empty()) {
+      // x[i] += e on a 16-bit array: the sum in float, rounded once.
+      ExprPtr value = s.op == Op::Assign || s.atomic ? s.expr : binary(s.op, s.lhs, s.expr);
+      std::string rounded = roundedToStorage(storage) + "(" + print(*value) + ")";
+      return s.atomic ? "atomicAdd(&" + printPlace(*s.lhs) + ", " + rounded + ")"
+                      : printPlace(*s.lhs) + " = " + rounded;
+    }
+    if (s.atomic) return "atomicAdd(&" + printPlace(*s.lhs) + ", " + print(*s.expr) + ")";
     if (s.expr->kind == ExprKind::Number && s.expr->value == 1 && s.lhs->type.scalar == Scalar::Int) {
       if (s.op == Op::Add) return "++" + print(*s.lhs);
       if (s.op == Op::Sub) return "--" + print(*s.lhs);
     }
-    return print(*s.lhs) + " " + assignmentSpelling(s.op) + " " + print(*s.expr);
+    return printPlace(*s.lhs) + " " + assignmentSpelling(s.op) + " " + print(*s.expr);
   }
 
   // Through adjoint::launch, which the CPU execution of kernels also provides (a host compiler

@@ -15,6 +15,9 @@ struct PrintOptions {
 };
 
 std::string print(const Expr& e);
+// An element as a place to store into or take the address of: x[i] even where its value is read
+// widened from 16-bit storage (__bfloat162float(x[i])).
+std::string printPlace(const Expr& e);
 std::string print(const StmtList& body, int indent = 0, const PrintOptions& options = {});
 // The declaration (or, with `definition`, the definition's head: unused parameters marked).
 std::string printSignature(const Function& f, bool definition = false);

@@ -11,7 +11,7 @@ std::string Type::scalarSpelling() const {
     case Scalar::Int:
       return spelled.empty() ? "int" : spelled;
     case Scalar::Float:
-      return "float";
+      return storage.empty() ? "float" : storage;
     case Scalar::Double:
       return "double";
     case Scalar::Struct:
@@ -54,11 +54,19 @@ bool StructInfo::hasFloatingField() const {
   return false;
 }
 
+std::string widenedFromStorage(const std::string& storage) {
+  return storage == "__half" ? "__half2float" : "__bfloat162float";
+}
+
+std::string roundedToStorage(const std::string& storage) {
+  return storage == "__half" ? "__float2half" : "__float2bfloat16";
+}
+
 bool operator==(const Type& a, const Type& b) {
   return a.scalar == b.scalar && a.pointer == b.pointer && a.constPointee == b.constPointee &&
          a.arraySize == b.arraySize && a.spelled == b.spelled && a.constRef == b.constRef && a.shared == b.shared &&
          a.container == b.container && a.containerSize == b.containerSize && a.reference == b.reference &&
-         a.constant == b.constant && a.tape == b.tape;
+         a.constant == b.constant && a.tape == b.tape && a.storage == b.storage;
 }
 
 }  // namespace adjoint::ir

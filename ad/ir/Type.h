@@ -51,6 +51,9 @@ struct Type {
   // A tape of element values (std::vector<T>): the values the forward sweep pushes (StmtKind::Push)
   // and the reverse sweep pops (ExprKind::Pop). Not itself a floating value.
   bool tape = false;
+  // The 16-bit format a float array's elements are stored in ("__nv_bfloat16", "__half"; empty:
+  // float itself): its elements are float values, read widened and written rounded to it.
+  std::string storage;
 
   static Type of(Scalar s) {
     Type t;
@@ -107,6 +110,7 @@ struct Type {
     if (container.empty() && !reference) {
       Type t = element().pointerTo(false);
       t.rowExtents = rowExtents;
+      t.storage = storage;  // the adjoint of a bf16 array is a bf16 array
       return t;
     }
     Type t = *this;
@@ -127,5 +131,10 @@ struct Type {
 };
 
 bool operator==(const Type& a, const Type& b);
+
+// The CUDA functions that read an element stored in `storage` as a float (__bfloat162float) and
+// round a float to it (__float2bfloat16).
+std::string widenedFromStorage(const std::string& storage);
+std::string roundedToStorage(const std::string& storage);
 
 }  // namespace adjoint::ir

@@ -14,12 +14,12 @@ namespace adjoint {
 // parts[slot] += value, or, for a kernel launched without parts, an atomicAdd to target[index].
 // (The target is passed with its index, not as &target[index]: an optional buffer not given is
 // null, and an offset from null is undefined even where nothing is stored.)
-template <class T>
-__device__ void add_to_column(T* parts, long long slot, T* target, long long index, T value) {
+template <class P, class T>
+__device__ void add_to_column(P* parts, long long slot, T* target, long long index, P value) {
   if (parts)
     parts[slot] += value;
   else
-    atomicAdd(target + index, value);
+    atomicAdd(target + index, T(value));  // (T: a 16-bit storage format, P float)
 }
 
 namespace detail {
@@ -37,21 +37,21 @@ __global__ void column_partials(const T* parts, long long count, long long colum
 }
 
 // target[j] += the chunks' partial sums of column j, in order.
-template <class T>
-__global__ void add_partials(T* target, const T* partials, long long columns, long long chunks) {
+template <class T, class P>
+__global__ void add_partials(T* target, const P* partials, long long columns, long long chunks) {
   long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (j >= columns) return;
-  T sum = 0;
+  P sum = 0;
   for (long long c = 0; c < chunks; ++c) sum += partials[c * columns + j];
-  target[j] += sum;
+  target[j] = T(static_cast<P>(target[j]) + sum);  // (T: a 16-bit storage format, P float)
 }
 
 }  // namespace detail
 
 // target[j] += the sum of parts[k] over the k < count with k % columns == j: in chunks of rows
 // (enough threads to read at full bandwidth), then the chunks' sums.
-template <class T>
-cudaError_t add_column_sums(T* target, const T* parts, long long count, long long columns, cudaStream_t stream) {
+template <class T, class P>
+cudaError_t add_column_sums(T* target, const P* parts, long long count, long long columns, cudaStream_t stream) {
   if (count <= 0 || columns <= 0 || !target) return cudaSuccess;  // null: an optional buffer not given
   long long rows = (count + columns - 1) / columns;
   unsigned width = columns < 256 ? unsigned((columns + 31) / 32 * 32) : 256u;
@@ -60,13 +60,13 @@ cudaError_t add_column_sums(T* target, const T* parts, long long count, long lon
   long long rows_per_chunk = (rows + chunks - 1) / chunks;
   chunks = (rows + rows_per_chunk - 1) / rows_per_chunk;
   Scratch scratch(stream);
-  T* partials = scratch.take<T>(chunks * columns);
+  P* partials = scratch.take<P>(chunks * columns);
   if (!scratch) return scratch.status();
-  cudaError_t e = launch(detail::column_partials<T>, dim3(unsigned(column_blocks), unsigned(chunks)), dim3(width), 0,
+  cudaError_t e = launch(detail::column_partials<P>, dim3(unsigned(column_blocks), unsigned(chunks)), dim3(width), 0,
                          stream, parts, count, columns, rows_per_chunk, partials);
   if (e != cudaSuccess) return e;
-  return launch(detail::add_partials<T>, dim3(unsigned(column_blocks)), dim3(width), 0, stream, target,
-                static_cast<const T*>(partials), columns, chunks);
+  return launch(detail::add_partials<T, P>, dim3(unsigned(column_blocks)), dim3(width), 0, stream, target,
+                static_cast<const P*>(partials), columns, chunks);
 }
 
 }  // namespace adjoint

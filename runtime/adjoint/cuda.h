@@ -102,14 +102,14 @@ __device__ T block_sum(T value) {
 // must call it. The block's sum is stored as its sum of `slot`, which the last block to finish
 // adds into *target with add_block_sums, every block's in the same order (deterministic, and
 // free of contention on one address); without storage, the block adds its sum with an atomic.
-template <class T>
-__device__ void sum_over_threads_into(T* target, T value, BlockSums sums, unsigned slot) {
-  T sum = block_sum(value);
+template <class T, class V>
+__device__ void sum_over_threads_into(T* target, V value, BlockSums sums, unsigned slot) {
+  V sum = block_sum(value);
   if (thread_rank() != 0) return;
   if (sums.sums)
     sums.sums[size_t{slot} * grid_blocks() + block_rank()] = double(sum);
-  else if (target)  // null: the adjoint of an optional buffer not given (nothing was added)
-    atomicAdd(target, sum);
+  else if (target)              // null: the adjoint of an optional buffer not given (nothing was added)
+    atomicAdd(target, T(sum));  // (T: a 16-bit storage format, V float)
 }
 
 // Whether this block is the last of `count` to arrive at *counter (the same answer in every
@@ -156,7 +156,7 @@ __device__ void add_block_sums(T* target, BlockSums s, unsigned slot) {
   unsigned blocks = grid_blocks(), groups = (blocks + kGroupBlocks - 1) / kGroupBlocks;
   double sum = blocks <= kGroupBlocks ? sum_in_order(s.sums + size_t{slot} * blocks, blocks)
                                       : sum_in_order(s.sums + size_t{s.slots} * blocks + size_t{slot} * groups, groups);
-  if (thread_rank() == 0 && target) *target = T(*target + sum);
+  if (thread_rank() == 0 && target) *target = T(static_cast<double>(*target) + sum);
 }
 
 // Makes *buffer hold at least `count` values, zeroed when it grows (stream-ordered: launches
@@ -205,18 +205,18 @@ inline cudaError_t block_sums(unsigned slots, dim3 grid, cudaStream_t stream, Bl
 // Adds `value` to *address, where every thread of the warp that runs this passes the same
 // address: a whole warp adds its sum with one atomic; a partial warp adds lane by lane. (The CPU
 // execution does not model divergent warps, so there every lane adds its own.)
-template <class T>
-__device__ void warp_add(T* address, T value) {
+template <class T, class V>
+__device__ void warp_add(T* address, V value) {
 #ifdef ADJOINT_CPU_EXECUTION
-  atomicAdd(address, value);
+  atomicAdd(address, T(value));
   return;
 #endif
   if (__activemask() != 0xffffffffu) {
-    atomicAdd(address, value);
+    atomicAdd(address, T(value));
     return;
   }
   value = warp_sum(value, 32u);
-  if (thread_rank() % 32 == 0) atomicAdd(address, value);
+  if (thread_rank() % 32 == 0) atomicAdd(address, T(value));  // (T: a 16-bit storage format, V float)
 }
 
 // The grid for a kernel that runs the blocks of `grid` in turn (see transforms::runBlocksInTurn):

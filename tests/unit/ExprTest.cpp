@@ -61,6 +61,23 @@ TEST_CASE("operators are spelled as C++ spells them, in expressions and assignme
   CHECK(print(StmtList{s}) == "n <<= 2;\n");
 }
 
+TEST_CASE("elements of 16-bit storage are read widened and stored rounded, once per store") {
+  Type bf16 = Type::of(Scalar::Float).pointerTo(false);
+  bf16.storage = "__nv_bfloat16";
+  ExprPtr i = var("i", Type::integer()), v = var("v", Type::of(Scalar::Float));
+  ExprPtr element = index(var("x_bar", bf16), i);
+  CHECK(print(*binary(Op::Mul, element, v)) == "__bfloat162float(x_bar[i]) * v");
+  CHECK(print(*unary(Op::AddressOf, element)) == "&x_bar[i]");
+  CHECK(print(StmtList{assign(element, Op::Add, v)}) ==
+        "x_bar[i] = __float2bfloat16(__bfloat162float(x_bar[i]) + v);\n");
+  StmtPtr atomic = assign(element, Op::Add, v);
+  atomic->atomic = true;
+  CHECK(print(StmtList{atomic}) == "atomicAdd(&x_bar[i], __float2bfloat16(v));\n");
+  bf16.storage = "__half";
+  CHECK(bf16.paramSpelling() == "__half*");
+  CHECK(print(StmtList{assign(index(var("y", bf16), i), Op::Assign, v)}) == "y[i] = __float2half(v);\n");
+}
+
 TEST_CASE("an else holding only an if prints as else if; one with a comment stays nested") {
   auto set = [](double v) { return StmtList{assign(x(), Op::Assign, number(v, kDouble))}; };
   StmtPtr chain = ifStmt(binary(Op::Lt, x(), y()), set(1), {ifStmt(binary(Op::Gt, x(), y()), set(2), set(3))});
