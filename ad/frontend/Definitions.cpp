@@ -60,7 +60,7 @@ size_t openingAngle(const std::vector<Token>& tokens, size_t close) {
 // The name that ends at tokens[end], with its qualifiers and without template arguments (A::f of
 // A::f, A<T>::f or A::f<double>); "" if none.
 std::string qualifiedName(const std::vector<Token>& tokens, size_t end) {
-  if (tokens[end].is(tok::greater) && openingAngle(tokens, end) > 0) end = openingAngle(tokens, end) - 1;
+  if (size_t open = tokens[end].is(tok::greater) ? openingAngle(tokens, end) : 0; open > 0) end = open - 1;
   if (!isIdentifier(tokens[end]) || isDeclarationKeyword(tokens[end].getRawIdentifier())) return "";
   std::string name = tokens[end].getRawIdentifier().str();
   size_t k = end;
@@ -76,6 +76,16 @@ std::string qualifiedName(const std::vector<Token>& tokens, size_t end) {
     k = scope;
   }
   return name;
+}
+
+// The index of the `>` that closes the template parameter list opened at tokens[open].
+size_t closingAngle(const std::vector<Token>& tokens, size_t open) {
+  int depth = 0;
+  for (size_t k = open; k < tokens.size(); ++k) {
+    depth += tokens[k].is(tok::less) - tokens[k].is(tok::greater) - 2 * tokens[k].is(tok::greatergreater);
+    if (depth <= 0) return k;
+  }
+  return tokens.size() - 1;
 }
 
 // The index of the token that closes the parenthesis opened at tokens[open].
@@ -125,7 +135,7 @@ class DefinitionScanner {
       scopeHead_ = false;
       candidate_.clear();
     } else if (isWord(t, "template") && k + 1 < tokens_.size() && tokens_[k + 1].is(tok::less)) {
-      return closingAngle(k + 1);  // its parameters (`class T` declares no class)
+      return closingAngle(tokens_, k + 1);  // its parameters (`class T` declares no class)
     } else if (isWord(t, "extern") && k + 2 < tokens_.size() && tokens_[k + 1].is(tok::string_literal) &&
                tokens_[k + 2].is(tok::l_brace)) {
       scopeHead_ = true;  // extern "C" { ... }
@@ -142,16 +152,6 @@ class DefinitionScanner {
       return closingParen(tokens_, k);
     }
     return k;
-  }
-
-  // The index of the `>` that closes the template parameter list opened at tokens_[open].
-  size_t closingAngle(size_t open) {
-    int depth = 0;
-    for (size_t k = open; k < tokens_.size(); ++k) {
-      depth += tokens_[k].is(tok::less) - tokens_[k].is(tok::greater) - 2 * tokens_[k].is(tok::greatergreater);
-      if (depth <= 0) return k;
-    }
-    return tokens_.size() - 1;
   }
 
   // A scope's name, A::B of namespace A::B: read from its first identifier.

@@ -23,9 +23,11 @@ bool rounds(llvm::StringRef name) {
          name == "__float2half_rn";
 }
 
+// The function `e` calls, where it is named by a plain identifier (not an operator).
 const FunctionDecl* calleeOf(const Expr* e) {
   const auto* call = dyn_cast<CallExpr>(e);
-  return call ? call->getDirectCallee() : nullptr;
+  const FunctionDecl* fd = call ? call->getDirectCallee() : nullptr;
+  return fd && fd->getIdentifier() ? fd : nullptr;
 }
 
 const char* kComputeInFloat =
@@ -40,7 +42,7 @@ bool Converter::isStorageConversion(const Expr* e) const {
     return conversion && !storageFormat(m->getImplicitObjectArgument()->getType()).empty();
   }
   const FunctionDecl* fd = calleeOf(e);
-  return fd && fd->getIdentifier() && (widens(fd->getName()) || rounds(fd->getName()));
+  return fd && (widens(fd->getName()) || rounds(fd->getName()));
 }
 
 // __bfloat162float(x[i]), x[i].operator float(): the element's value, as float.
@@ -62,7 +64,7 @@ ir::ExprPtr Converter::storedValue(const Expr* e) {
   if (const auto* t = dyn_cast<CXXBindTemporaryExpr>(e)) return storedValue(t->getSubExpr());
   if (const auto* ctor = dyn_cast<CXXConstructExpr>(e); ctor && ctor->getNumArgs() == 1)
     return storedValue(ctor->getArg(0));  // a copy, or __nv_bfloat16(v) from a float
-  if (const FunctionDecl* fd = calleeOf(e); fd && fd->getIdentifier() && rounds(fd->getName()))
+  if (const FunctionDecl* fd = calleeOf(e); fd && rounds(fd->getName()))
     return storedValue(cast<CallExpr>(e)->getArg(0));
   if (isa<ArraySubscriptExpr>(e) && !storageFormat(e->getType()).empty()) return convertExpr(e);
   if (e->getType()->isArithmeticType()) {
@@ -75,8 +77,7 @@ ir::ExprPtr Converter::storedValue(const Expr* e) {
 // y[i] = v for an element y[i] of a 16-bit array (y[i] = __float2bfloat16(v), y[i] = x[i], ...).
 bool Converter::isStorageAssignment(const Expr* e) const {
   const auto* op = dyn_cast<CXXOperatorCallExpr>(e->IgnoreImplicit());
-  return op && op->getNumArgs() == 2 && !storageFormat(op->getArg(0)->getType()).empty() &&
-         (op->getOperator() == OO_Equal || op->isAssignmentOp());
+  return op && op->getNumArgs() == 2 && op->isAssignmentOp() && !storageFormat(op->getArg(0)->getType()).empty();
 }
 
 ir::StmtPtr Converter::convertStorageAssignment(const Expr* e) {
