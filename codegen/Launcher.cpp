@@ -46,6 +46,14 @@ std::string launcher(const Function& kernel) {
             " threads, as its indices assume.\n"
             "  if (block.x > " +
             std::to_string(kernel.plainAddBlocks.maxThreads) + ") return cudaErrorInvalidValue;\n";
+  if (!kernel.positiveSizes.empty()) {
+    std::string below;
+    for (const std::string& size : kernel.positiveSizes) below += (below.empty() ? "" : " || ") + size + " < 1";
+    body +=
+        "  // ... and on sizes of at least 1: the adjoints' indices, built from the digits of the thread's\n"
+        "  // index, are then distinct over threads.\n  if (" +
+        below + ") return cudaErrorInvalidValue;\n";
+  }
   // The kernel's arguments: the caller's, then what the launcher provides.
   std::string args;
   for (const Param& p : kernel.params)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,9 @@ struct Function {
   // A kernel whose plain += of adjoints relies on threads differing in threadIdx.x alone.
   bool needsOneDimensionalLaunch = false;
   BlockShape plainAddBlocks;  // what its plain += of adjoints asks of the launch's blocks
+  // Sizes its deterministic adjoints take to be at least 1 (an element no other thread adds to,
+  // made of the digits of the thread's index: analysis/MixedRadix.h).
+  std::set<std::string> positiveSizes;
   // A function whose cooperative groups were written as threadIdx.x arithmetic: its blocks'
   // threads must differ in threadIdx.x alone (see ad/frontend/CooperativeGroups.cpp).
   bool oneDimensionalBlocks = false;

@@ -23,7 +23,8 @@
 // cooperative group with cg::reduce, a running maximum or minimum over a loop, a neighbour's element through extern
 // __shared__, rows of C elements per thread, warp or block, through row pointers, a pointer into a row passed to a
 // device function, a double2 passed to and returned by a device function, a store through a device function, buffers
-// of __nv_bfloat16 and __half computed in float), each with a `// KERNEL:` line for tests/run_kernel_case.py.
+// of __nv_bfloat16 and __half computed in float, the axes of a tensor permuted through the digits of the thread's
+// index), each with a `// KERNEL:` line for tests/run_kernel_case.py.
 //
 //   random_programs [--kernels] <seed> <count> <output>
 #include <algorithm>
@@ -121,6 +122,7 @@ class Generator {
       out << (pick(3) == 0 || helpers_.empty() ? deviceHelper(k)
               : chance(20)                     ? rowKernel(k)
               : chance(15)                     ? storageKernel(k)
+              : chance(12)                     ? permuteKernel(k)
                                                : kernel(k));
     if (kernels_.size() >= 2 && !elementwise_.empty()) out << hostFunction();
     return out.str();
@@ -663,6 +665,82 @@ class Generator {
       default:
         return out + "    y[i] = " + value + ";\n  }\n}\n\n";
     }
+  }
+
+  // A kernel over a tensor of 2 or 3 axes (sizes A0, A1, A2) that permutes them: the thread's
+  // index split into its digits, axis 0 the most significant (through a `rest` assigned again, as
+  // llm.c writes it, or as (idx / D) % A), then either read from x laid out in another order
+  // (perhaps with a copies axis of 2 or 3, each copy read at its offset, as q, k and v are) and
+  // stored at the thread's index, or read at the thread's index and stored permuted. Run under
+  // --deterministic at random, which refuses x's adjoint unless its elements are proven distinct
+  // over threads.
+  std::string permuteKernel(int k) {
+    std::string name = "k" + std::to_string(k);
+    int axes = 2 + pick(2), copies = chance(40) ? 2 + pick(2) : 1, total = 1;
+    std::vector<int> sizes;
+    for (int a = 0; a < axes; ++a) sizes.push_back(2 + pick(4)), total *= sizes.back();
+    bool gather = copies > 1 || chance(50);
+    auto size = [](int a) { return "A" + std::to_string(a); };
+    // The product of the sizes of `order`'s axes from position `from` on (-1: the copies axis).
+    auto product = [&](int from, const std::vector<int>& order) {
+      std::string p;
+      for (size_t j = static_cast<size_t>(from); j < order.size(); ++j)
+        p += (p.empty() ? "" : " * ") + (order[j] < 0 ? std::to_string(copies) : size(order[j]));
+      return p;
+    };
+    // e times the product (parenthesized), or e alone where the product is empty.
+    auto times = [](const std::string& e, const std::string& p) { return p.empty() ? e : e + " * (" + p + ")"; };
+    std::vector<int> natural(static_cast<size_t>(axes));
+    for (int a = 0; a < axes; ++a) natural[static_cast<size_t>(a)] = a;
+    std::vector<int> order = natural;
+    std::shuffle(order.begin(), order.end(), rng_);
+    if (copies > 1) order.insert(order.begin() + pick(axes + 1), -1);
+    std::string out = "// KERNEL: " + name + " grid=" + std::to_string((total + 63) / 64) + " block=64 x=[" +
+                      std::to_string(total * copies) + "] p=[1] y=[" + std::to_string(total) + "]";
+    for (int a = 0; a < axes; ++a) out += " " + size(a) + "=" + std::to_string(sizes[static_cast<size_t>(a)]);
+    out += chance(50) ? " deterministic\n" : "\n";
+    out += "__global__ void " + name + "(const double* x, const double* p, double* y";
+    for (int a = 0; a < axes; ++a) out += ", int " + size(a);
+    out += ") {\n  int idx = blockIdx.x * blockDim.x + threadIdx.x;\n";
+    bool guarded = chance(50);
+    std::string pad = guarded ? "    " : "  ";
+    out += guarded ? "  if (idx < " + product(0, natural) + ") {\n"
+                   : "  if (idx >= " + product(0, natural) + ") return;\n";
+    if (chance(50)) {  // llm.c's spelling
+      out += pad + "int d0 = idx / (" + product(1, natural) + ");\n" + pad + "int rest = idx % (" +
+             product(1, natural) + ");\n";
+      for (int a = 1; a < axes; ++a) {
+        std::string below = product(a + 1, natural), digit = "int d" + std::to_string(a);
+        out += a + 1 == axes ? pad + digit + " = rest;\n"
+                             : pad + digit + " = rest / (" + below + ");\n" + pad + "rest = rest % (" + below + ");\n";
+      }
+    } else {  // the top digit perhaps taken modulo its size too
+      for (int a = 0; a < axes; ++a) {
+        std::string below = product(a + 1, natural);
+        std::string high = below.empty() ? "idx" : "(idx / (" + below + "))";
+        out +=
+            pad + "int d" + std::to_string(a) + " = " + (a == 0 && chance(50) ? high : high + " % " + size(a)) + ";\n";
+      }
+    }
+    std::string at;
+    for (size_t j = 0; j < order.size(); ++j)
+      if (order[j] >= 0)
+        at +=
+            (at.empty() ? "" : " + ") + times("d" + std::to_string(order[j]), product(static_cast<int>(j) + 1, order));
+    out += pad + "int at = " + at + ";\n";
+    std::string end = guarded ? "  }\n}\n\n" : "}\n\n";
+    if (!gather) return out + pad + "y[at] = p[0] * x[idx] + 0.5 * x[idx] * x[idx];\n" + end;
+    auto copiesAt = std::find(order.begin(), order.end(), -1) - order.begin();
+    std::string stride = copies > 1 ? product(static_cast<int>(copiesAt) + 1, order) : "";
+    std::string value;
+    for (int c = 0; c < copies; ++c) {
+      std::string element = "x[at" + (c ? " + " + times(std::to_string(c), stride) : std::string()) + "]";
+      const char* terms[] = {"% * %", "sin(%)", "p[0] * %"};
+      std::string term = terms[pick(3)];
+      for (size_t q; (q = term.find('%')) != std::string::npos;) term.replace(q, 1, element);
+      value += (value.empty() ? "" : " + ") + term;
+    }
+    return out + pad + "y[idx] = " + value + ";\n" + end;
   }
 
   // A row kernel: rows of C elements, one row per thread, per warp or per block, whose threads walk
