@@ -7,8 +7,9 @@
 #   scripts/h200.sh run OUT (on the H200 machine, with build-gpu/ carried there): runs the checks on
 #                           the GPU, compares each vjp with its float64 reference (built for the
 #                           CPU), runs each check under compute-sanitizer memcheck and racecheck, the
-#                           timings, the training samples' drivers and the W1, W2 and W3 benchmarks
-#                           beside PyTorch's (bench/w*_torch.py); logs go to OUT.
+#                           timings, the row kernels' vjps beside hand-written backwards
+#                           (bench/rows_bench.cu), the training samples' drivers and the W1, W2 and
+#                           W3 benchmarks beside PyTorch's (bench/w*_torch.py); logs go to OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The samples with a driver that trains them.
@@ -32,12 +33,22 @@ case "${1:-}" in
       samples/mlp_train/mlp_train.train.cu -lcublas -o build-gpu/w2_bench
     nvcc -std=c++17 -O3 -arch=sm_90 --default-stream per-thread -I runtime -I samples/transformer_train \
       bench/w3_bench.cu samples/transformer_train/transformer_train.train.cu -lcublas -o build-gpu/w3_bench
+    # The row kernels' generated vjps beside hand-written backwards (bench/rows_bench.cu).
+    mkdir -p build-gpu/gen
+    for fn in warp_softmax warp_layernorm; do
+      build/bin/adjoint grad tests/kernels/groups.cu --fn $fn -o build-gpu/gen/$fn.grad.cu
+    done
+    build/bin/adjoint grad samples/transformer_train/transformer_train.cu --fn softmax_cross_entropy \
+      -o build-gpu/gen/softmax_cross_entropy.grad.cu
+    nvcc -std=c++17 -O3 -arch=sm_90 -I runtime -I build-gpu/gen -I bench bench/rows_bench.cu build-gpu/gen/*.grad.cu \
+      -lcublas -o build-gpu/rows_bench
+    rm -rf build-gpu/gen
     for sample in $samples; do
       nvcc -std=c++17 -O2 -arch=sm_90 -I runtime -I samples/$sample samples/$sample/train.cu \
         samples/$sample/$sample.train.cu -lcublas -o build-gpu/$sample
     done
     # Without symbols the binaries fit in what the device tool carries (64 MiB).
-    strip build-gpu/kernels/* build-gpu/w1_bench build-gpu/w2_bench build-gpu/w3_bench
+    strip build-gpu/kernels/* build-gpu/w1_bench build-gpu/w2_bench build-gpu/w3_bench build-gpu/rows_bench
     for sample in $samples; do strip build-gpu/$sample; done
     ;;
   run)
@@ -63,6 +74,7 @@ case "${1:-}" in
     done
     build-gpu/w3_bench > "$out/w3.txt" 2>&1 || failed=1
     python3 bench/w3_torch.py >> "$out/w3.txt" 2>&1 || failed=1
+    build-gpu/rows_bench > "$out/rows.txt" 2>&1 || failed=1
     for bench in build-gpu/kernels/*.bench; do
       echo "$(basename "$bench" .bench): $("$bench" | grep time:)" >> "$out/timings.txt"
     done
