@@ -60,7 +60,7 @@ class Parallelizer : public Rewriter {
 
   void run() {
     collectAccesses();
-    radix_.emplace(d_, threads_, invariant_);
+    if (deterministic_) radix_.emplace(d_, threads_, invariant_);
     columnWidth_ = commonColumnWidth();
     chooseBlockColumns();
     rewrite(d_.body);
@@ -118,7 +118,7 @@ class Parallelizer : public Rewriter {
     const Stmt* stmt;
   };
   std::map<std::string, std::vector<Access>> accesses_;  // adjoint array -> the indices it is used at
-  std::optional<analysis::MixedRadix> radix_;            // made before the rewriting
+  std::optional<analysis::MixedRadix> radix_;            // --deterministic: made before the rewriting
 
   bool values() const {
     return std::any_of(sums_.begin(), sums_.end(), [&](const ThreadSum& s) {
@@ -419,20 +419,12 @@ class Parallelizer : public Rewriter {
     if (passedOn(uses)) return false;
     const ExprPtr& front = uses.front().index;
     if (std::all_of(uses.begin(), uses.end(), [&](const Access& u) { return sameExpr(*u.index, *front); })) return true;
-    const Expr& lanes = *lane(front).first;
+    const Expr& lanes = *literalOffset(*front).first;
     double width = std::abs(stride(lanes));
     return std::all_of(uses.begin(), uses.end(), [&](const Access& u) {
-      auto [rest, k] = lane(u.index);
+      auto [rest, k] = literalOffset(*u.index);
       return sameExpr(*rest, lanes) && k >= 0 && k < width;
     });
-  }
-
-  // r + k for an integer literal k: {r, k}; any other index: {itself, 0}.
-  static std::pair<ExprPtr, double> lane(const ExprPtr& index) {
-    const Expr& k = *index;
-    if (isOp(k, Op::Add) && k.operands[1]->kind == ExprKind::Number && k.operands[1]->type.scalar == Scalar::Int)
-      return {k.operands[0], k.operands[1]->value};
-    return {index, 0};
   }
 
   // The literal c of c * g, g * c or u + c * g, for g injective over threads; 1 for another index.

@@ -20,8 +20,17 @@ bool isSeedZeroing(const Stmt& s, const Function& d) {
   return p && p->type.pointer && p->role == Role::Adjoint && isZero(s.expr);
 }
 
-// Whether the store `s` can wait until after `later`: they do not touch its array, do not change
-// the variables of its index, do not leave early, and no thread waits for it at a barrier.
+// Whether the indices r + k and r + k' (k, k' integer literals, r + 0 written r) differ: another
+// lane of the same vector (y_bar[4 * i + 2] beside y_bar[4 * i + 3]).
+bool otherLane(const Expr& a, const Expr& b) {
+  auto [r, k] = literalOffset(a);
+  auto [q, j] = literalOffset(b);
+  return k != j && sameExpr(*r, *q);
+}
+
+// Whether the store `s` can wait until after `later`: they touch its array only at other lanes of
+// its vector, do not change the variables of its index, do not leave early, and no thread waits
+// for it at a barrier.
 bool canWait(const Stmt& s, const StmtList& later) {
   const std::string& array = s.lhs->operands[0]->text;
   std::set<std::string> indexVars;
@@ -29,10 +38,14 @@ bool canWait(const Stmt& s, const StmtList& later) {
     if (e.kind == ExprKind::Var) indexVars.insert(e.text);
   });
   bool ok = true;
+  int uses = 0, otherLanes = 0;
   walkExprs(later, [&](const Expr& e) {
-    ok &= !(e.kind == ExprKind::Var && e.text == array);
+    uses += e.kind == ExprKind::Var && e.text == array;
+    otherLanes += e.kind == ExprKind::Index && e.operands[0]->kind == ExprKind::Var && e.operands[0]->text == array &&
+                  otherLane(*e.operands[1], *s.lhs->operands[1]);
     ok &= !isBarrier(e);
   });
+  ok &= uses == otherLanes;
   for (const std::string& v : analysis::assignedVariables(later)) ok &= !indexVars.count(v);
   for (const StmtPtr& l : later) ok &= !jumpsOut(*l);
   return ok;
@@ -51,16 +64,19 @@ class SeedSinker : public Rewriter {
     for (size_t k = 0; k < body.size(); ++k) {
       const StmtPtr& s = body[k];
       bool last = k + 1 == body.size();
-      if (!last && isSeedZeroing(*s, d_) &&
-          canWait(*s, StmtList(body.begin() + static_cast<long>(k) + 1, body.end()))) {
-        s->comment = "the seed " + printPlace(*s->lhs) +
-                     ", read above, zeroed after the loads that follow it: a store\n"
-                     "between loads holds back the loads after it";
+      if (!last && isSeedZeroing(*s, d_) && canWait(*s, StmtList(body.begin() + static_cast<long>(k) + 1, body.end())))
         deferred.push_back(s);
-      } else {
+      else
         kept.push_back(s);
-      }
     }
+    if (deferred.size() == 1)
+      deferred[0]->comment = "the seed " + printPlace(*deferred[0]->lhs) +
+                             ", read above, zeroed after the loads that follow it: a store\n"
+                             "between loads holds back the loads after it";
+    else if (!deferred.empty())
+      deferred[0]->comment =
+          "the seeds below, read above, zeroed after the loads that follow them: a store\n"
+          "between loads holds back the loads after it";
     kept.insert(kept.end(), deferred.begin(), deferred.end());
     body = kept;
   }

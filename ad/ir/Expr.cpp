@@ -302,6 +302,12 @@ ExprPtr atOffsetOf(const PointerArg& arg, ExprPtr array) {
   return arg.offset ? binary(Op::Add, std::move(array), arg.offset) : array;
 }
 
+std::pair<const Expr*, double> literalOffset(const Expr& index) {
+  if (isOp(index, Op::Add) && index.operands[1]->kind == ExprKind::Number && !index.operands[1]->type.isFloating())
+    return {index.operands[0].get(), index.operands[1]->value};
+  return {&index, 0};
+}
+
 bool isZero(const ExprPtr& e) { return e->kind == ExprKind::Number && e->value == 0; }
 bool isOne(const ExprPtr& e) { return e->kind == ExprKind::Number && e->value == 1; }
 

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ad/ir/Type.h"
@@ -152,6 +153,9 @@ void walk(const ExprPtr& e, F&& visit) {
   visit(*e);
   for (const ExprPtr& op : e->operands) walk(op, visit);
 }
+// An index r + k for an integer literal k, as {r, k}; any other index as {itself, 0}: the lanes of
+// a vector (x[4 * i], x[4 * i + 1], ...) share their r.
+std::pair<const Expr*, double> literalOffset(const Expr& index);
 // Whether e reads the variable `name`.
 bool reads(const ExprPtr& e, const std::string& name);
 

@@ -226,6 +226,30 @@ TEST_CASE("a seed's zeroing store waits until the end of its block, unless somet
   }
 }
 
+TEST_CASE("a vector's seeds wait past the loads of its other lanes, not past a load of their own element") {
+  ExprPtr i = var("i", kInt), abar = var("a_bar", kFloats), xbar = var("x_bar", kFloats);
+  auto lane = [&](int k) {
+    ExprPtr at = binary(Op::Mul, number(4, kInt), i);
+    return index(abar, k ? binary(Op::Add, at, number(k, kInt)) : at);
+  };
+  // v1 = a_bar[4 * i + 1]; a_bar[4 * i + 1] = 0; v0 = a_bar[4 * i]; a_bar[4 * i] = 0; x_bar[i] += v0 + v1;
+  auto body = [&](ExprPtr secondLoad) {
+    return kernel({globalIndex("i"), decl("v1", kFloat, lane(1)), assign(lane(1), Op::Assign, number(0, kFloat)),
+                   decl("v0", kFloat, secondLoad), assign(lane(0), Op::Assign, number(0, kFloat)),
+                   assign(index(xbar, i), Op::Add, binary(Op::Add, var("v0", kFloat), var("v1", kFloat)))});
+  };
+  Function lanes = body(lane(0));
+  transforms::sinkSeedZeroing(lanes);
+  std::string text = print(lanes.body);
+  CHECK(text.find("a_bar[4 * i + 1] = 0") > text.find("x_bar[i] +="));
+  CHECK(text.find("// the seeds below, read above, zeroed after the loads that follow them") <
+        text.find("a_bar[4 * i + 1] = 0"));
+  Function sameLane = body(lane(1));  // the lane's own element read again: its zeroing stays before
+  transforms::sinkSeedZeroing(sameLane);
+  text = print(sameLane.body);
+  CHECK(text.find("a_bar[4 * i + 1] = 0") < text.find("v0 = a_bar[4 * i + 1]"));
+}
+
 TEST_CASE("a warp's row times C plus its lanes' columns below C is a thread's own; other bounds are not") {
   ExprPtr n = var("n", kInt), row = var("row", kInt), off = var("off", kInt), xbar = var("x_bar", kFloats);
   ExprPtr u32 = number(32, kUnsigned), lane = cast(kInt, binary(Op::Rem, builtin("threadIdx.x"), u32));
