@@ -14,8 +14,6 @@ using namespace ir;
 
 namespace {
 
-const Expr& withoutCasts(const Expr& e) { return e.kind == ExprKind::Cast ? withoutCasts(*e.operands[0]) : e; }
-
 // c * s1 * s2 * ... for an integer c and sizes s (sorted, repeats kept).
 struct Monomial {
   long long coeff = 1;
@@ -37,6 +35,11 @@ struct Monomial {
     Monomial q{coeff / d.coeff, {}};
     std::set_difference(sizes.begin(), sizes.end(), d.sizes.begin(), d.sizes.end(), std::back_inserter(q.sizes));
     return q;
+  }
+  // The order sums of digits are checked in: by the number of sizes, then the literal. Where one
+  // monomial is at least another for all sizes, it does not come first.
+  bool before(const Monomial& o) const {
+    return sizes.size() != o.sizes.size() ? sizes.size() < o.sizes.size() : coeff < o.coeff;
   }
   // Whether this >= o wherever every size is at least 1 (both with positive literals).
   bool atLeast(const Monomial& o) const {
@@ -120,7 +123,7 @@ ExprPtr valueOf(const ExprPtr& e, const std::map<std::string, ExprPtr>& known, c
 // repeating the forward sweep's).
 void MixedRadix::record(const StmtList& body, Values& v) {
   for (const StmtPtr& s : body) {
-    seen_.push_back({s.get(), v.known, v.guards});
+    seen_.emplace(s.get(), Seen{v.known, v.guards});
     switch (s->kind) {
       case StmtKind::Decl:
         v.known[s->name] = s->type.isFloating() ? nullptr : valueOf(s->expr, v.known, assigned_);
@@ -178,12 +181,6 @@ void MixedRadix::record(const StmtList& body, Values& v) {
   }
 }
 
-const MixedRadix::Seen* MixedRadix::seenBy(const Stmt* stmt) const {
-  for (const Seen& s : seen_)
-    if (s.stmt == stmt) return &s;
-  return nullptr;
-}
-
 namespace {
 
 class FormReader {
@@ -191,7 +188,7 @@ class FormReader {
   FormReader(const ThreadIndexing& threads, const std::set<std::string>& sizes) : threads_(threads), sizes_(sizes) {}
 
   std::optional<Form> read(const Expr& expr) const {
-    const Expr& e = withoutCasts(expr);
+    const Expr& e = stripCasts(expr);
     if (e.kind == ExprKind::Number && !e.type.isFloating() && e.value == std::floor(e.value))
       return Form{{}, normalized({{static_cast<long long>(e.value), {}}})};
     if (e.kind == ExprKind::Var && sizes_.count(e.text)) return Form{{}, {{1, {e.text}}}};
@@ -272,10 +269,7 @@ struct Place {
 
 // Whether, ordered by weight, each weight is at least the one before times that one's range.
 bool nests(std::vector<Place> places) {
-  std::sort(places.begin(), places.end(), [](const Place& a, const Place& b) {
-    return a.weight.sizes.size() != b.weight.sizes.size() ? a.weight.sizes.size() < b.weight.sizes.size()
-                                                          : a.weight.coeff < b.weight.coeff;
-  });
+  std::sort(places.begin(), places.end(), [](const Place& a, const Place& b) { return a.weight.before(b.weight); });
   for (size_t k = 0; k < places.size(); ++k) {
     if (places[k].weight.coeff < 1) return false;
     if (k == 0) continue;
@@ -308,12 +302,11 @@ bool offsetDigit(const std::vector<Form>& forms, std::optional<Place>& place) {
 std::optional<Monomial> threadBound(const std::vector<ExprPtr>& guards, const FormReader& reader,
                                     const ThreadIndexing& threads) {
   for (const ExprPtr& guard : guards) {
-    const Expr& c = withoutCasts(*guard);
+    const Expr& c = stripCasts(*guard);
     if (!isOp(c, Op::Lt) && !isOp(c, Op::Gt)) continue;
-    const Expr& below = *c.operands[isOp(c, Op::Lt) ? 0 : 1];
-    std::optional<Form> limit = reader.read(*c.operands[isOp(c, Op::Lt) ? 1 : 0]);
-    if (threads.isThreadIndex(withoutCasts(below)) && monomialOf(limit) && monomialOf(limit)->coeff >= 1)
-      return monomialOf(limit);
+    bool less = isOp(c, Op::Lt);
+    std::optional<Monomial> limit = monomialOf(reader.read(*c.operands[less ? 1 : 0]));
+    if (threads.isThreadIndex(*c.operands[less ? 0 : 1]) && limit && limit->coeff >= 1) return limit;
   }
   return std::nullopt;
 }
@@ -326,14 +319,12 @@ bool MixedRadix::distinctOverThreads(const std::vector<Use>& uses, std::set<std:
   std::vector<Form> forms;
   std::optional<Monomial> bound;
   for (size_t k = 0; k < uses.size(); ++k) {
-    const Seen* seen = uses[k].index ? seenBy(uses[k].stmt) : nullptr;
+    auto at = uses[k].index ? seen_.find(uses[k].stmt) : seen_.end();
+    const Seen* seen = at != seen_.end() ? &at->second : nullptr;
     ExprPtr index = seen ? valueOf(uses[k].index, seen->known, assigned_) : nullptr;
     std::optional<Form> f = index ? reader.read(*index) : std::nullopt;
     if (!f || f->digits.empty()) return false;
-    std::sort(f->digits.begin(), f->digits.end(), [](const Digit& a, const Digit& b) {
-      return a.low.sizes.size() != b.low.sizes.size() ? a.low.sizes.size() < b.low.sizes.size()
-                                                      : a.low.coeff < b.low.coeff;
-    });
+    std::sort(f->digits.begin(), f->digits.end(), [](const Digit& a, const Digit& b) { return a.low.before(b.low); });
     if (!forms.empty() && !sameDigits(forms.front().digits, f->digits)) return false;
     forms.push_back(*f);
     // The bound on the thread's index, where every use has the same one.

@@ -48,15 +48,13 @@ class MixedRadix {
   // What each statement sees: the values of locals (of sizes, literals and the CUDA built-ins
   // alone; null where not known), and the conditions of the ifs around it, in those terms.
   struct Seen {
-    const ir::Stmt* stmt;
     std::map<std::string, ir::ExprPtr> known;
     std::vector<ir::ExprPtr> guards;
   };
-  std::vector<Seen> seen_;
+  std::map<const ir::Stmt*, Seen> seen_;
 
   struct Values;
   void record(const ir::StmtList& body, Values& values);
-  const Seen* seenBy(const ir::Stmt* stmt) const;
 };
 
 }  // namespace adjoint::analysis

@@ -12,8 +12,6 @@ using namespace ir;
 
 namespace {
 
-const Expr& stripCasts(const Expr& e) { return e.kind == ExprKind::Cast ? stripCasts(*e.operands[0]) : e; }
-
 bool isVar(const Expr& e, const char* name) {
   const Expr& s = stripCasts(e);
   return s.kind == ExprKind::Var && s.text == name;

@@ -302,6 +302,8 @@ ExprPtr atOffsetOf(const PointerArg& arg, ExprPtr array) {
   return arg.offset ? binary(Op::Add, std::move(array), arg.offset) : array;
 }
 
+const Expr& stripCasts(const Expr& e) { return e.kind == ExprKind::Cast ? stripCasts(*e.operands[0]) : e; }
+
 std::pair<const Expr*, double> literalOffset(const Expr& index) {
   if (isOp(index, Op::Add) && index.operands[1]->kind == ExprKind::Number && !index.operands[1]->type.isFloating())
     return {index.operands[0].get(), index.operands[1]->value};

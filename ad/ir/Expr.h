@@ -153,6 +153,8 @@ void walk(const ExprPtr& e, F&& visit) {
   visit(*e);
   for (const ExprPtr& op : e->operands) walk(op, visit);
 }
+// e without the casts around it.
+const Expr& stripCasts(const Expr& e);
 // An index r + k for an integer literal k, as {r, k}; any other index as {itself, 0}: the lanes of
 // a vector (x[4 * i], x[4 * i + 1], ...) share their r.
 std::pair<const Expr*, double> literalOffset(const Expr& index);
