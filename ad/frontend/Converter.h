@@ -63,6 +63,10 @@ void visitAll(const Stmt* s, F&& visit) {
 
 // "__nv_bfloat16" or "__half" for CUDA's 16-bit floating types, else "" (Types.cpp).
 std::string storageFormat(QualType t);
+// The same for CUDA's pairs of them (__nv_bfloat162, __half2), and whether a function widens one
+// field of a pair to float (__low2float, __high2float) (Pairs.cpp).
+std::string pairFormat(QualType t);
+bool widensHalf(llvm::StringRef name);
 
 // The lambda whose call operator `fd` is, or null (Lambdas.cpp).
 const CXXRecordDecl* closureOf(const FunctionDecl* fd);
@@ -284,6 +288,13 @@ class Converter {
   void assignStruct(const Expr* whole, const ir::Type& type, const std::vector<ir::ExprPtr>& targets, const Expr* value,
                     ir::StmtList& out);
   void convertStructAssignment(const Expr* e, ir::StmtList& out);
+  // Pairs of 16-bit values, __nv_bfloat162 and __half2 (Pairs.cpp).
+  ir::Type convertPair(QualType t);
+  void findRoundedPairs(const FunctionDecl* fd);
+  ir::ExprPtr pairField(const Expr* whole, const Expr* pair, const std::string& field);
+  ir::ExprPtr pairHalf(const Expr* e);
+  ir::ExprPtr pairCallField(const CallExpr* call, const std::string& field);
+  std::set<const VarDecl*> roundedPairs_;  // pair locals made from floats: not read as floats
   std::map<const VarDecl*, std::map<std::string, std::string>> structLocals_;  // field -> its local
 
   // Calls inlined where the IR cannot pass what they take or give (Inlining.cpp): a call of the

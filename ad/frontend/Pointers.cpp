@@ -27,13 +27,14 @@ const char* const kPointerHint =
     "(const double* row = A + i * n; row[j]), or a view of one as vectors (reinterpret_cast<const float4*>(x)[i])";
 
 // How many elements of type `element` one `to` spans: 1 for `element` itself, n for a struct of n
-// fields of that type without padding (float4 over float), 0 for anything else.
+// fields of that type without padding (float4 over float, __nv_bfloat162 over __nv_bfloat16), 0
+// for anything else.
 int span(QualType to, QualType element, const ASTContext& ctx) {
   to = to.getCanonicalType().getUnqualifiedType();
   element = element.getCanonicalType().getUnqualifiedType();
   if (to == element) return 1;
   const auto* record = to->getAsRecordDecl();
-  if (!record || !record->getDefinition() || element->isRecordType()) return 0;
+  if (!record || !record->getDefinition() || (element->isRecordType() && storageFormat(element).empty())) return 0;
   int n = 0;
   for (const FieldDecl* field : record->getDefinition()->fields()) {
     if (field->getType().getCanonicalType().getUnqualifiedType() != element) return 0;
@@ -58,6 +59,7 @@ void Converter::beginFunction(const FunctionDecl* fd, ir::StmtList& prologue) {
   tables_.clear();
   tableDecls_.clear();
   namesInFunction_ = ir::NameSet();
+  findRoundedPairs(fd);
   for (const ParmVarDecl* p : fd->parameters()) namesInFunction_.insert(p->getNameAsString());
   std::vector<const ParmVarDecl*> advanced;
   visitAll(fd->getBody(), [&](const Stmt* s) {
@@ -220,7 +222,7 @@ void Converter::reportUnfollowed(const Expr* pointer) {
   if (isa<ExplicitCastExpr>(pointer->IgnoreParenImpCasts()))
     report_.error(pointer->getSourceRange(), "Adjoint cannot follow this cast of a pointer",
                   "cast a pointer into an array only to its element type or to a struct of fields of that type "
-                  "without padding (const float4* over const float*)");
+                  "without padding (const float4* over const float*, const __nv_bfloat162* over const __nv_bfloat16*)");
   else
     report_.error(pointer->getSourceRange(), "Adjoint cannot tell which array this pointer points into", kPointerHint);
 }

@@ -4,8 +4,8 @@
 // y[i] = (__half)v, y[i] = v), computing in float in between. The IR keeps such an array a float
 // array of that storage (ir::Type::storage): its arithmetic is float's, and the rounding of a
 // store, whose derivative is taken as 1, is the printer's (adjoints are stored the same way).
-// Arithmetic on the 16-bit values themselves (x[i] * w[i] through cuda_bf16.h's operators),
-// locals of those types and vectors of them (__nv_bfloat162) are not supported.
+// Arithmetic on the 16-bit values themselves (x[i] * w[i] through cuda_bf16.h's operators) and
+// locals of those types are not supported; pairs of them (__nv_bfloat162) are Pairs.cpp's.
 #include <clang/AST/ExprCXX.h>
 
 #include "ad/frontend/Converter.h"
@@ -42,12 +42,13 @@ bool Converter::isStorageConversion(const Expr* e) const {
     return conversion && !storageFormat(m->getImplicitObjectArgument()->getType()).empty();
   }
   const FunctionDecl* fd = calleeOf(e);
-  return fd && (widens(fd->getName()) || rounds(fd->getName()));
+  return fd && (widens(fd->getName()) || rounds(fd->getName()) || widensHalf(fd->getName()));
 }
 
 // __bfloat162float(x[i]), x[i].operator float(): the element's value, as float.
 ir::ExprPtr Converter::convertStorageConversion(const Expr* e) {
   if (const auto* m = dyn_cast<CXXMemberCallExpr>(e)) return storedValue(m->getImplicitObjectArgument());
+  if (ir::ExprPtr half = pairHalf(e)) return half;
   return storedValue(cast<CallExpr>(e)->getArg(0));
 }
 
@@ -67,6 +68,9 @@ ir::ExprPtr Converter::storedValue(const Expr* e) {
   if (const FunctionDecl* fd = calleeOf(e); fd && rounds(fd->getName()))
     return storedValue(cast<CallExpr>(e)->getArg(0));
   if (isa<ArraySubscriptExpr>(e) && !storageFormat(e->getType()).empty()) return convertExpr(e);
+  if (const auto* m = dyn_cast<MemberExpr>(e); m && !pairFormat(m->getBase()->getType()).empty())
+    return pairField(e, m->getBase(), m->getMemberDecl()->getNameAsString());  // v.x of a pair
+  if (ir::ExprPtr half = pairHalf(e)) return half;                             // __low2bfloat16(v)
   if (e->getType()->isArithmeticType()) {
     ir::ExprPtr value = convertExpr(e);
     return value->type.scalar == ir::Scalar::Float ? value : ir::cast(ir::Type::of(ir::Scalar::Float), value);

@@ -110,6 +110,7 @@ ir::ExprPtr Converter::fieldOf(const Expr* object, const std::string& field) {
     const FunctionDecl* fd = call->getDirectCallee();
     if (fd && cuda::isCachedLoad(fd->getName()) && call->getNumArgs() == 1)
       return elementField(call->getArg(0), ir::number(0, ir::Type::integer()), field);
+    if (ir::ExprPtr made = pairCallField(call, field)) return made;
     if (const CallExpr* make = makeCall(call))
       return convertExpr(make->getArg(fieldNamed(call->getType()->getAsRecordDecl(), field)->getFieldIndex()));
     const FunctionDecl* def = fd ? fd->getDefinition() : nullptr;
@@ -117,7 +118,11 @@ ir::ExprPtr Converter::fieldOf(const Expr* object, const std::string& field) {
     return unsupportedExpr(call, "a struct returned by a call is not supported",
                            "return the fields through reference parameters, or build the struct from its fields");
   }
-  if (const auto* c = dyn_cast<CXXConstructExpr>(object)) return constructedField(c, field);
+  if (const auto* c = dyn_cast<CXXConstructExpr>(object)) {
+    if (c->getNumArgs() == 0 && !pairFormat(c->getType()).empty())
+      return ir::number(0, ir::Type::of(ir::Scalar::Float));  // __nv_bfloat162 r; (indeterminate: zero is one value)
+    return constructedField(c, field);
+  }
   if (isa<CXXThisExpr>(object))  // a field in a method, or in an inlined one its object's
     return thisFields_.empty() ? ir::member(convertThis(object), field) : thisFields_.back().at(field);
   if (const auto* ref = dyn_cast<DeclRefExpr>(object))

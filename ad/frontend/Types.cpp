@@ -72,6 +72,7 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
          "keep values in float (float v = __bfloat162float(x[i])) and round them when storing into an array");
     return std::nullopt;
   }
+  if (!pairFormat(canon).empty()) return convertPair(canon);
   if (canon->isStructureOrClassType()) return convertStruct(canon, where);
   bool pointer = false, constPointee = false;
   QualType elem = canon;

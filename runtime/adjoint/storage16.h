@@ -38,6 +38,12 @@ struct Stored16 {
   operator float() const { return value; }
 };
 
+// A pair of them (__nv_bfloat162, __half2), aligned as a pair of floats is.
+template <class Format>
+struct alignas(2 * sizeof(Stored16<Format>)) Pair16 {
+  Stored16<Format> x, y;
+};
+
 struct BFloat16Format {
   static float round(float x) { return rounded_to(x, 7, -125, 3.3895314e38f); }
 };

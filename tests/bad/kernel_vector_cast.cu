@@ -1,6 +1,6 @@
 // RUN: rm -rf %t && mkdir %t && not %adjoint grad %s --fn f -o %t/out.cu 2>&1 | FileCheck %s && ls -A %t | count 0
 // CHECK: kernel_vector_cast.cu:17:21: error: Adjoint cannot follow this cast of a pointer
-// CHECK: note: cast a pointer into an array only to its element type or to a struct of fields of that type without padding (const float4* over const float*)
+// CHECK: note: cast a pointer into an array only to its element type or to a struct of fields of that type without padding (const float4* over const float*, const __nv_bfloat162* over const __nv_bfloat16*)
 // CHECK: kernel_vector_cast.cu:18:16: error: Adjoint cannot follow this cast of a pointer
 // CHECK: kernel_vector_cast.cu:19:23: error: an element of a view as vectors is used by its fields only
 // CHECK: note: read its fields (x4[i].x), copy it into a local (float4 v = x4[i];) or store a whole one

@@ -121,7 +121,7 @@ class Generator {
     for (int k = 0; k < count; ++k)
       out << (pick(3) == 0 || helpers_.empty() ? deviceHelper(k)
               : chance(20)                     ? rowKernel(k)
-              : chance(15)                     ? storageKernel(k)
+              : chance(15)                     ? (chance(40) ? pairKernel(k) : storageKernel(k))
               : chance(12)                     ? permuteKernel(k)
                                                : kernel(k));
     if (kernels_.size() >= 2 && !elementwise_.empty()) out << hostFunction();
@@ -665,6 +665,48 @@ class Generator {
       default:
         return out + "    y[i] = " + value + ";\n  }\n}\n\n";
     }
+  }
+
+  // A kernel over pairs of 16-bit values: x and y of __nv_bfloat162 or __half2 views of 16-bit
+  // buffers, a pair copied into a local or widened straight off the view, its halves read as
+  // people spell it (__low2float / __high2float, __bfloat1622float2(v).x, __bfloat162float(v.x)),
+  // computed in float, stored rounded whole (__floats2bfloat162_rn, __float22bfloat162_rn of a
+  // float2, or a pair local made from floats and then stored), perhaps updating y in place.
+  std::string pairKernel(int k) {
+    std::string name = "k" + std::to_string(k);
+    bool bf16 = chance(50), inPlace = chance(25), local = chance(50);
+    std::string half = bf16 ? "__nv_bfloat16" : "__half", pair = bf16 ? "__nv_bfloat162" : "__half2";
+    std::string suffix = bf16 ? "bfloat162" : "half2", toFloat2 = bf16 ? "__bfloat1622float2" : "__half22float2";
+    int blocks = 2 + pick(2), n2 = 32 * blocks - pick(20);
+    std::string out = "// KERNEL: " + name + " grid=" + std::to_string(blocks) + " block=32 x=[" +
+                      std::to_string(2 * n2) + "] p=[2] y=[" + std::to_string(2 * n2) + "] n=" + std::to_string(n2) +
+                      "\n__global__ void " + name + "(const " + half + "* x, const float* p, " + half +
+                      "* y, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) {\n";
+    std::string view = "reinterpret_cast<const " + pair + "*>(x)[i]", v = local ? "v" : view;
+    if (local) out += "    " + pair + " v = " + view + ";\n";
+    switch (pick(3)) {
+      case 0:
+        out += "    float a = __low2float(" + v + "), c = __high2float(" + v + ");\n";
+        break;
+      case 1:
+        out += "    float2 f = " + toFloat2 + "(" + v + ");\n    float a = f.x, c = f.y;\n";
+        break;
+      default:
+        out += "    float a = " + std::string(bf16 ? "__bfloat162float" : "__half2float") + "(" + v + ".x), c = " + v +
+               ".y;\n";
+    }
+    out += "    float b = " + std::string(chance(50) ? "p[0]" : "p[i % 2]") + ";\n";
+    const char* terms[] = {"a * b + 0.5f * a * c", "tanhf(a) * b + c", "a / (1.0f + c * c)", "expf(0.5f * a) - b * c"};
+    std::string first = terms[pick(4)], second = std::string("c * b - 0.25f * ") + terms[pick(4)];
+    if (inPlace) {
+      out += "    float2 old = " + toFloat2 + "(reinterpret_cast<const " + pair + "*>(y)[i]);\n";
+      first = "0.5f * old.x + " + first, second = "old.y * a + " + second;
+    }
+    std::string made = chance(50) ? "__floats2" + suffix + "_rn(" + first + ", " + second + ")"
+                                  : "__float22" + suffix + "_rn(make_float2(" + first + ", " + second + "))";
+    std::string target = "reinterpret_cast<" + pair + "*>(y)[i]";
+    if (chance(30)) return out + "    " + pair + " r = " + made + ";\n    " + target + " = r;\n  }\n}\n\n";
+    return out + "    " + target + " = " + made + ";\n  }\n}\n\n";
   }
 
   // A kernel over a tensor of 2 or 3 axes (sizes A0, A1, A2) that permutes them: the thread's
