@@ -427,14 +427,17 @@ class Parallelizer : public Rewriter {
     });
   }
 
-  // The literal c of c * g, g * c or u + c * g, for g injective over threads; 1 for another index.
-  // (In i + 4 * n, the part with the stride is the same in every thread: its lanes i and i + 1
-  // meet across threads.)
-  double stride(const Expr& e) const {
+  // The literal c of c * g, g * c or u + c * g, for g injective over threads, or of a local defined
+  // once as one (idx of `int idx = gid * 8`, a pack's start); 1 for another index. (In i + 4 * n,
+  // the part with the stride is the same in every thread: its lanes i and i + 1 meet across
+  // threads.)
+  double stride(const Expr& index) const {
+    const Expr& e = stripCasts(index);
+    if (ExprPtr value = threads_.onlyValue(e)) return stride(*value);
     if (isOp(e, Op::Add)) return stride(*e.operands[1]);
     if (!isOp(e, Op::Mul)) return 1;
     for (int k = 0; k < 2; ++k) {
-      const Expr& factor = *e.operands[k];
+      const Expr& factor = stripCasts(*e.operands[k]);
       Spread other = threads_.spread(e.operands[1 - k]);
       if (factor.kind == ExprKind::Number && factor.type.scalar == Scalar::Int &&
           (other == Spread::GridInjective || other == Spread::BlockInjective))

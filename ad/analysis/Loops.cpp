@@ -66,8 +66,17 @@ bool asCountedLoop(const Stmt& s, CountedLoop& out) {
     bound = lhs->op == Op::Add ? sub(bound, lhs->operands[1]) : add(bound, lhs->operands[1]);
     lhs = lhs->operands[0].get();
   }
-  if (lhs->kind != ExprKind::Var || lhs->text != i || bound->type.isFloating()) return false;
   bool increasing = step.op == Op::Add;
+  // `(size_t)i < 8u` (a counter from a literal at least 0 up to a literal bound of another integer
+  // type, k < p.size of a pack): the same as `i < 8`.
+  const Expr& counter = stripCasts(*lhs);
+  if (&counter != lhs && counter.kind == ExprKind::Var && counter.text == i && increasing && !isUnsigned &&
+      init.expr->kind == ExprKind::Number && init.expr->value >= 0 && bound->kind == ExprKind::Number &&
+      bound->type.scalar == Scalar::Int && bound->value <= 2147483647.0) {
+    bound = number(bound->value, init.type);
+    lhs = &counter;
+  }
+  if (lhs->kind != ExprKind::Var || lhs->text != i || bound->type.isFloating()) return false;
   bool ok = increasing ? (cond.op == Op::Lt || cond.op == Op::Le) : (cond.op == Op::Gt || cond.op == Op::Ge);
   // An unsigned counter counting up runs back down to a by `i + 1 > a` (see reversedLoop).
   if (!ok || (isUnsigned && increasing && strided)) return false;

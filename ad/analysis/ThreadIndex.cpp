@@ -220,6 +220,11 @@ const ThreadIndexing::Definition* ThreadIndexing::onlyDefinition(const Expr& e) 
   return d.value && d.stmt->kind == StmtKind::Decl && !d.underVaryingControl ? &d : nullptr;
 }
 
+ExprPtr ThreadIndexing::onlyValue(const Expr& e) const {
+  const Definition* d = onlyDefinition(e);
+  return d ? d->value : nullptr;
+}
+
 // The value the local e holds where `use` reads it: its only definition's, or, for a local the
 // forward sweep declares at the top (long x_offset = 0) and sets (or adds to from 0) once, outside
 // loops, under guards that also enclose `use` (x_offset = idx * C under if (idx < N)), the value

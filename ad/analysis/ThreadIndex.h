@@ -53,6 +53,9 @@ class ThreadIndexing {
   // Whether e is the global index of the thread (blockIdx.x * blockDim.x + threadIdx.x), or a
   // local defined once as that: one value per thread, below gridDim.x * blockDim.x.
   bool isThreadIndex(const ir::Expr& e) const;
+  // The value of a local declared once with it, never assigned, outside control that varies
+  // between threads (idx of `int idx = (blockIdx.x * blockDim.x + threadIdx.x) * 8;`); else null.
+  ir::ExprPtr onlyValue(const ir::Expr& e) const;
   // Whether the kernel relies on a one-dimensional launch for its injectivity claims.
   bool oneDimensional() const { return oneDimensional_; }
   // What its injectivity claims ask of the launch's blocks: at most C threads where a thread's

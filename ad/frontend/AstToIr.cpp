@@ -301,6 +301,7 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
                            "pass the array itself (with the offset as another argument)");
   if (const auto* b = dyn_cast<CXXBoolLiteralExpr>(e)) return ir::boolean(b->getValue());
   if (const auto* ref = dyn_cast<DeclRefExpr>(e)) return convertDeclRef(ref);
+  if (isPackElement(e)) return convertPackElement(e);
   if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) return elementAt(sub->getBase(), convertExpr(sub->getIdx()));
   // (Before unary operators: *std::max_element over a std::array or a C array dereferences a
   // plain pointer, over a std::vector an iterator's operator*.)
@@ -332,6 +333,8 @@ ir::ExprPtr Converter::convertExpr(const Expr* e) {
   if (const auto* me = dyn_cast<MemberExpr>(e)) {
     if (me->isArrow() && isa<CXXThisExpr>(me->getBase()->IgnoreParenImpCasts()) && isa<FieldDecl>(me->getMemberDecl()))
       return fieldOf(me->getBase(), me->getMemberDecl()->getNameAsString());  // a field in a method
+    if (const auto* vd = dyn_cast<VarDecl>(me->getMemberDecl()); vd && vd->isStaticDataMember())
+      if (ir::ExprPtr constant = foldedConstant(vd, me->getSourceRange())) return constant;  // p.size
     if (me->isArrow() || !isa<FieldDecl>(me->getMemberDecl()))
       return unsupportedExpr(e, "this member access is not supported", "read fields of struct parameters with '.'");
     return fieldOf(me->getBase(), me->getMemberDecl()->getNameAsString());
@@ -393,6 +396,18 @@ ir::ExprPtr Converter::convertCast(const CastExpr* c) {
   }
 }
 
+// The value of a constant scalar the program names (a global, a static member: x128::size), or
+// null where it has none.
+ir::ExprPtr Converter::foldedConstant(const VarDecl* vd, SourceRange where) {
+  Expr::EvalResult value;
+  if (!vd->getType().isConstQualified() || !vd->getInit() || !vd->getInit()->EvaluateAsRValue(value, ctx_))
+    return nullptr;
+  auto t = convertType(vd->getType(), where);
+  if (t && value.Val.isFloat()) return ir::number(value.Val.getFloat().convertToDouble(), *t);
+  if (t && value.Val.isInt()) return ir::number(static_cast<double>(value.Val.getInt().getSExtValue()), *t);
+  return nullptr;
+}
+
 ir::ExprPtr Converter::convertDeclRef(const DeclRefExpr* ref) {
   const ValueDecl* d = ref->getDecl();
   if (const auto* ec = dyn_cast<EnumConstantDecl>(d)) {
@@ -413,12 +428,7 @@ ir::ExprPtr Converter::convertDeclRef(const DeclRefExpr* ref) {
         "read and assign its fields (" + vd->getNameAsString() + ".x); pass and return structs field by field");
   if (!vd->isLocalVarDeclOrParm()) {
     // A constant global folds to its value; mutable globals are state Adjoint cannot track.
-    Expr::EvalResult value;
-    if (vd->getType().isConstQualified() && vd->getInit() && vd->getInit()->EvaluateAsRValue(value, ctx_)) {
-      auto t = convertType(vd->getType(), ref->getSourceRange());
-      if (t && value.Val.isFloat()) return ir::number(value.Val.getFloat().convertToDouble(), *t);
-      if (t && value.Val.isInt()) return ir::number(static_cast<double>(value.Val.getInt().getSExtValue()), *t);
-    }
+    if (ir::ExprPtr constant = foldedConstant(vd, ref->getSourceRange())) return constant;
     if (vd->getType().isConstQualified())
       return unsupportedExpr(
           ref, "the constant '" + vd->getNameAsString() + "' can be read element by element here, not passed on",

@@ -67,6 +67,8 @@ std::string storageFormat(QualType t);
 // field of a pair to float (__low2float, __high2float) (Pairs.cpp).
 std::string pairFormat(QualType t);
 bool widensHalf(llvm::StringRef name);
+// Whether `t` is a pack: a struct holding one array of values and nothing else (Packs.cpp).
+bool isPack(QualType t);
 
 // The lambda whose call operator `fd` is, or null (Lambdas.cpp).
 const CXXRecordDecl* closureOf(const FunctionDecl* fd);
@@ -268,6 +270,7 @@ class Converter {
   ir::ExprPtr needsNoStatements(const Expr* e, const std::string& what);
 
   ir::ExprPtr convertVariable(const VarDecl* vd, SourceRange where);
+  ir::ExprPtr foldedConstant(const VarDecl* vd, SourceRange where);
 
   // Local structs, a local per field (StructLocals.cpp).
   void declareStructLocal(const VarDecl* vd, const ir::Type& type, ir::StmtList& out);
@@ -295,6 +298,22 @@ class Converter {
   ir::ExprPtr pairHalf(const Expr* e);
   ir::ExprPtr pairCallField(const CallExpr* call, const std::string& field);
   std::set<const VarDecl*> roundedPairs_;  // pair locals made from floats: not read as floats
+  // Packs, local arrays of their elements (Packs.cpp).
+  std::optional<ir::Type> convertPack(QualType t, SourceRange where);
+  bool isPackElement(const Expr* e) const;
+  ir::ExprPtr convertPackElement(const Expr* e);
+  void declarePack(const VarDecl* vd, ir::StmtList& out);
+  void copyIntoPack(const VarDecl* vd, const Expr* value, ir::SourceLoc at, ir::StmtList& out);
+  bool isPackAssignment(const Expr* e) const;
+  void convertPackAssignment(const Expr* e, ir::StmtList& out);
+  void reportWholePack(SourceRange where);
+  const VarDecl* localPack(const Expr* e) const;
+  ir::ExprPtr packElement(const VarDecl* vd, ir::ExprPtr slot);
+  void findWrittenPacks(const FunctionDecl* fd);
+  bool readOnlyBuffer(const ir::Expr& base) const;
+  std::set<const VarDecl*> writtenPacks_;  // pack locals the function writes: arrays, not views
+  bool isPackStore(const CallExpr* call) const;
+  void lowerPackStore(const CallExpr* call, ir::StmtList& out);
   std::map<const VarDecl*, std::map<std::string, std::string>> structLocals_;  // field -> its local
 
   // Calls inlined where the IR cannot pass what they take or give (Inlining.cpp): a call of the

@@ -60,6 +60,7 @@ void Converter::beginFunction(const FunctionDecl* fd, ir::StmtList& prologue) {
   tableDecls_.clear();
   namesInFunction_ = ir::NameSet();
   findRoundedPairs(fd);
+  findWrittenPacks(fd);
   for (const ParmVarDecl* p : fd->parameters()) namesInFunction_.insert(p->getNameAsString());
   std::vector<const ParmVarDecl*> advanced;
   visitAll(fd->getBody(), [&](const Stmt* s) {

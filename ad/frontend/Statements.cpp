@@ -64,6 +64,10 @@ void Converter::convertDecl(const VarDecl* vd, ir::StmtList& out) {
          "state that outlives a call cannot be differentiated; pass it as a parameter");
     return;
   }
+  if (isPack(vd->getType())) {
+    declarePack(vd, out);
+    return;
+  }
   auto t = convertType(vd->getType(), vd->getSourceRange());
   if (!t) return;
   if (vd->getInit() && isAlgorithm(vd->getInit())) {
@@ -374,6 +378,8 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
                             c_.loc(e->getBeginLoc())));
     } else if (const auto* launch = dyn_cast<CUDAKernelCallExpr>(e->IgnoreImplicit())) {
       if (ir::StmtPtr l = c_.convertLaunch(launch)) out_.push_back(l);
+    } else if (c_.isPackStore(call)) {
+      c_.lowerPackStore(call, out_);
     } else if (c_.isRangeWrite(call)) {
       c_.lowerRangeWrite(call, out_);
     } else if (c_.isResizing(call)) {
@@ -385,6 +391,8 @@ class StatementConverter : public ConstStmtVisitor<StatementConverter> {
       c_.lowerReduce(reduce, c_.convertExpr(cast<BinaryOperator>(e->IgnoreParens())->getLHS()), false, out_);
     } else if (c_.isStorageAssignment(e)) {
       if (ir::StmtPtr a = c_.convertStorageAssignment(e)) out_.push_back(a);
+    } else if (c_.isPackAssignment(e)) {
+      c_.convertPackAssignment(e, out_);
     } else if (c_.isStructAssignment(e)) {
       c_.convertStructAssignment(e, out_);
     } else if (ir::StmtPtr a = c_.convertAssignment(e)) {

@@ -73,6 +73,10 @@ std::optional<ir::Type> Converter::convertType(QualType qt, SourceRange where, b
     return std::nullopt;
   }
   if (!pairFormat(canon).empty()) return convertPair(canon);
+  if (isPack(canon)) {
+    reportWholePack(where);  // (a pack local is declared, read and written through Packs.cpp)
+    return std::nullopt;
+  }
   if (canon->isStructureOrClassType()) return convertStruct(canon, where);
   bool pointer = false, constPointee = false;
   QualType elem = canon;

@@ -325,3 +325,20 @@ TEST_CASE("rows that are a thread's own only in some launches say so: whole warp
   CHECK(codegen::launcher(block).find("if (block.x > 32) return cudaErrorInvalidValue;") != std::string::npos);
   CHECK(!block.plainAddBlocks.wholeWarps);
 }
+
+TEST_CASE("a counter from 0 compared widened with a literal (k < p.size of a pack) is a counted loop") {
+  const Type size = Type::integer("size_t", true);
+  ExprPtr k = var("k", kInt);
+  auto loop = [&](double start, double bound) {
+    return forStmt(decl("k", kInt, number(start, kInt)), binary(Op::Lt, cast(size, k), number(bound, size)),
+                   assign(k, Op::Add, number(1, kInt)), {});
+  };
+  analysis::CountedLoop counted;
+  REQUIRE(analysis::asCountedLoop(*loop(0, 4), counted));
+  CHECK(print(*counted.bound) == "4");
+  CHECK(counted.bound->type.spelled == "int");
+  // From -1, (size_t)k is far above 4 at first: the loop does not run, where k < 4 would.
+  CHECK_FALSE(analysis::asCountedLoop(*loop(-1, 4), counted));
+  // A bound beyond int's range has no int spelling.
+  CHECK_FALSE(analysis::asCountedLoop(*loop(0, 4294967296.0), counted));
+}
