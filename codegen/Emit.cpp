@@ -281,6 +281,9 @@ void emitPreamble(std::ostringstream& src, const Module& original, const std::ve
         << (std::any_of(derivatives.begin(), derivatives.end(), [](const Function& f) { return !f.columnSums.empty(); })
                 ? "#include \"adjoint/columns.h\"\n"
                 : "")
+        << (std::any_of(derivatives.begin(), derivatives.end(), [](const Function& f) { return !f.segments.empty(); })
+                ? "#include \"adjoint/segments.h\"\n"
+                : "")
         << "\n";
   if (tape)
     src << "// Takes the most recent value off a tape.\n"

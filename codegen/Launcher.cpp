@@ -17,6 +17,30 @@ std::vector<Param> callerParams(const Function& kernel) {
   return out;
 }
 
+// The slots of the kernel's sort-and-segment sums (adjoints added at indices read from data):
+// one per run of each such addition in the launch, the keys filled with adjoint::kNoSegment.
+std::string segmentSlots(const Function& kernel) {
+  if (kernel.segments.empty()) return "";
+  std::string body =
+      "  // Each run of an addition at an index read from data records its (index, value) pair in a\n"
+      "  // slot of its own; the pairs are sorted by index and added below, each index's in slot order.\n";
+  if (kernel.columnSums.empty()) body += "  adjoint::Scratch scratch(stream);\n";
+  for (const Function::Segments& g : kernel.segments) {
+    std::string runs =
+        isOne(g.perThread) ? "" : " * std::max(0LL, static_cast<long long>(" + print(*g.perThread) + "))";
+    body += "  long long " + g.slots + " = static_cast<long long>(grid.x) * block.x" + runs + ";\n";
+  }
+  for (const Function::Segments& g : kernel.segments)
+    body += "  unsigned long long* " + g.keys + " = scratch.take<unsigned long long>(" + g.slots + ");\n  " +
+            kernel.param(g.values)->type.scalarSpelling() + "* " + g.values + " = scratch.take<" +
+            kernel.param(g.values)->type.scalarSpelling() + ">(" + g.slots + ");\n";
+  body += "  if (!scratch) return scratch.status();\n";
+  for (const Function::Segments& g : kernel.segments)
+    body += "  if (cudaError_t e = cudaMemsetAsync(" + g.keys + ", 0xff, " + g.slots + " * sizeof(*" + g.keys +
+            "), stream)) return e;\n";
+  return body;
+}
+
 }  // namespace
 
 std::string launcherSignature(const Function& kernel) {
@@ -105,6 +129,8 @@ std::string launcher(const Function& kernel) {
       body += "  if (cudaError_t e = cudaMemsetAsync(" + c.parts + ", 0, threads * sizeof(*" + c.parts +
               "), stream)) return e;\n";
   }
+  body += segmentSlots(kernel);
+  bool addsAfter = !kernel.columnSums.empty() || !kernel.segments.empty();
   if (kernel.blockSumSlots)
     body +=
         "  // One sum per block and address, added into the address in a fixed order by the last block\n"
@@ -116,7 +142,7 @@ std::string launcher(const Function& kernel) {
         "  if (status == cudaSuccess)\n"
         "    status = adjoint::launch(" +
         kernel.name + ", " + physical + ", block, shmem, stream" + args + ");\n";
-  else if (kernel.columnSums.empty())
+  else if (!addsAfter)
     body += "  return adjoint::launch(" + kernel.name + ", " + physical + ", block, shmem, stream" + args + ");\n";
   else
     body += "  cudaError_t status = adjoint::launch(" + kernel.name + ", " + physical + ", block, shmem, stream" +
@@ -124,7 +150,10 @@ std::string launcher(const Function& kernel) {
   for (const Function::ColumnSum& c : kernel.columnSums)
     body += "  if (status == cudaSuccess)\n    status = adjoint::add_column_sums(" + c.target + ", " + c.parts +
             ", threads, static_cast<long long>(" + print(*c.columns) + "), stream);\n";
-  if (kernel.blockSumSlots || !kernel.columnSums.empty()) body += "  return status;\n";
+  for (const Function::Segments& g : kernel.segments)
+    body += "  if (status == cudaSuccess)\n    status = adjoint::add_segments(" + g.target + ", " + g.keys + ", " +
+            g.values + ", " + g.slots + ", stream);\n";
+  if (kernel.blockSumSlots || addsAfter) body += "  return status;\n";
   return "// Launches " + kernel.name + " with the forward's launch configuration.\n" + launcherSignature(kernel) +
          " {\n" + body + "}\n";
 }

@@ -102,9 +102,10 @@ def cpu_source(text):
     return '#include "adjoint/cuda.h"\n' + re.sub(r"(\w+(?:<[^<>;]*>)?)\s*<<<(.*?)>>>\s*\(", launch, text, flags=re.S)
 
 
-def harness(case, spelling, grid, block, shmem, specs, vjp_params, jvp_params, seed, mode):
+def harness(case, spelling, stem, grid, block, shmem, specs, vjp_params, jvp_params, seed, mode):
     """The harness's main: `mode` check (the checks, then the vjp saved for the reference), bench
-    (timings) or reference (the float64 reference's comparison). A host function has no grid."""
+    (timings) or reference (the float64 reference's comparison). A host function has no grid; the
+    generated headers are stem.grad.h and stem.jvp.h."""
     kernel = generated_name(spelling)
     differentiated = {n[:-4] for _, n in vjp_params if n.endswith("_bar")} | {n[:-4] for _, n in jvp_params if n.endswith("_dot")}
     kernel_params = [(t, n) for t, n in vjp_params if not n.endswith("_bar")]
@@ -163,8 +164,8 @@ def harness(case, spelling, grid, block, shmem, specs, vjp_params, jvp_params, s
 #include "adjoint/verify_kernel.h"
 {'#include "adjoint/cublas.h"' if any(t == "cublasHandle_t" for t, _ in kernel_params) else ""}
 #include "{case}"
-#include "{kernel}.grad.h"
-#include "{kernel}.jvp.h"
+#include "{stem}.grad.h"
+#include "{stem}.jvp.h"
 
 static void check(cudaError_t status) {{
   if (status != cudaSuccess) {{
@@ -218,6 +219,8 @@ def main():
     for words, host_level in lines:
         spelling, opts = words[0], words[1:]  # scale<float,128> for an instantiation of a template
         kernel = generated_name(spelling)
+        # Files of a line with --deterministic get a name of their own: a case may check a kernel both ways.
+        stem = kernel + ("_deterministic" if "deterministic" in opts else "")
         specs = dict(o.split("=", 1) for o in opts if "=" in o)
         extra = ["--wrt", specs.pop("wrt")] if "wrt" in specs else []
         if "deterministic" in opts:
@@ -228,20 +231,20 @@ def main():
         shmem = f"{count} * sizeof({element})" if element else count
         sources = []
         for mode in ("grad", "jvp"):
-            out = os.path.join(work, f"{kernel}.{mode}.cu")
+            out = os.path.join(work, f"{stem}.{mode}.cu")
             r = run([args.adjoint, mode, case, "--fn", spelling, "-o", out, *(extra if mode == "grad" else extra[:2])])
             if r.returncode != 0:
                 sys.exit(f"adjoint {mode} --fn {kernel} failed:\n{r.stderr}")
             sources.append(out)
-        headers = {mode: open(os.path.join(work, f"{kernel}.{mode}.h")).read() for mode in ("grad", "jvp")}
+        headers = {mode: open(os.path.join(work, f"{stem}.{mode}.h")).read() for mode in ("grad", "jvp")}
         params = (launcher_params(headers["grad"], kernel + "_vjp", host_level),
                   launcher_params(headers["jvp"], kernel + "_jvp", host_level))
         modes = ["bench"] if args.bench else ["check", "reference"]
         for mode in modes:
             included = case if args.gpu and mode != "reference" else cpu_case
-            with open(os.path.join(work, f"{kernel}.{mode}.cu"), "w") as f:
-                f.write(harness(included, spelling, grid, block, shmem, specs, *params, args.seed, mode))
-        exe = os.path.join(work, f"{kernel}.{modes[0]}")
+            with open(os.path.join(work, f"{stem}.{mode}.cu"), "w") as f:
+                f.write(harness(included, spelling, stem, grid, block, shmem, specs, *params, args.seed, mode))
+        exe = os.path.join(work, f"{stem}.{modes[0]}")
         main_file = exe + ".cu"
         nvcc_flags = ["-std=c++17", "-arch=sm_90", "-Werror", "all-warnings", "-I", args.runtime, "-I", work]
         if nvcc and not args.gpu:
@@ -265,15 +268,15 @@ def main():
             if r.returncode == 0 and narrow:
                 r = run([*host, main_file, *sources, "-o", narrow])
         if r.returncode == 0 and not args.bench:
-            reference = os.path.join(work, f"{kernel}.reference")
+            reference = os.path.join(work, f"{stem}.reference")
             r = run([*host, *wide, "-include", "adjoint/float64.h", reference + ".cu", sources[0], "-o", reference])
         if r.returncode != 0:
             sys.exit(f"building the harness of {kernel} failed:\n{r.stdout}{r.stderr}")
         if args.build_only:
             continue
-        saved = os.path.join(work, f"{kernel}.vjp.txt")
+        saved = os.path.join(work, f"{stem}.vjp.txt")
         r = run([exe, str(args.seed), saved] if not args.bench else [exe])
-        print(f"== {kernel}\n{r.stdout}{r.stderr}", end="")
+        print(f"== {stem}\n{r.stdout}{r.stderr}", end="")
         if r.returncode == 0 and not args.bench:
             r = run([reference, saved])
             print(f"{r.stdout}{r.stderr}", end="")
@@ -284,7 +287,7 @@ def main():
                 r = run([reference, saved])
                 print(f"{r.stdout}{r.stderr}", end="")
         if r.returncode != 0:
-            failures.append(kernel)
+            failures.append(stem)
     if failures:
         sys.exit(f"failed: {' '.join(failures)}; generated code in {work}")
     if not args.keep:

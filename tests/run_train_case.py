@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Runs the training-step tests of one .cu file: for each
-`// TRAIN: f params=a,b optimizer=sgd|momentum|adamw [loss-name=NAME] param=spec ...` line, generates
-f_train_step (adjoint train-step) and the reference f_vjp (adjoint grad), compiles them with nvcc
-for sm_90 when nvcc is found, then checks on the CPU execution that one training step equals the
-unfused reference on the same random buffers: the loss zeroed, f_vjp seeded with 1 on the loss,
-f run for the buffers it writes, and the optimizer's update computed on the host.
+`// TRAIN: f [deterministic] params=a,b optimizer=sgd|momentum|adamw [loss-name=NAME] param=spec ...`
+line, generates f_train_step (adjoint train-step) and the reference f_vjp (adjoint grad), compiles
+them with nvcc for sm_90 when nvcc is found, then checks on the CPU execution that one training
+step equals the unfused reference on the same random buffers: the loss zeroed, f_vjp seeded with 1
+on the loss, f run for the buffers it writes, and the optimizer's update computed on the host.
+Within float rounding, or, with `deterministic` (both generated with --deterministic), bitwise.
 
   run_train_case.py CASE.cu --adjoint A [--runtime R] [--seed S] [--keep DIR]
 
@@ -34,7 +35,7 @@ UPDATE = {
 }
 
 
-def harness(case, fn, specs, vjp_params, trained, optimizer, loss, seed):
+def harness(case, fn, specs, vjp_params, trained, optimizer, loss, seed, bitwise):
     params = [(t, n) for t, n in vjp_params if not n.endswith("_bar")]
     elem_of = {n: t.replace("const", "").replace("*", "") for t, n in params}
     lines, args_a, args_b = [], [], []
@@ -126,7 +127,7 @@ int main() {{
   std::mt19937 rng({seed});
   {chr(10).join("  " + l if i else l for i, l in enumerate(lines))}
   {hyper_decls}
-  {T} tolerance = sizeof({T}) == 4 ? 2e-5 : 1e-11;
+  {T} tolerance = {"0" if bitwise else f"sizeof({T}) == 4 ? 2e-5 : 1e-11"};
 
   // The step.
   cudaMemset({loss}.b, 0, {loss}.host.size() * sizeof({elem_of[loss]}));
@@ -176,13 +177,15 @@ def main():
             "-I", os.path.join(args.runtime, "adjoint", "cpu"), "-I", work]
     host += precompiled_prelude(host, work, [*PRELUDE, "<random>", "<string>", '"adjoint/cublas.h"', '"adjoint/verify_train.h"'])
     for words in kernel_lines(case, "TRAIN"):
-        fn, specs = words[0], dict(w.split("=", 1) for w in words[1:])
+        deterministic = "deterministic" in words
+        fn, specs = words[0], dict(w.split("=", 1) for w in words[1:] if w != "deterministic")
         trained, optimizer, loss = specs.pop("params").split(","), specs.pop("optimizer", "sgd"), specs.pop("loss-name", "loss")
         sources = []
         for command, kind, extra in (("grad", "grad", []),
                                      ("train-step", "train", ["--params", ",".join(trained), "--optimizer", optimizer, "--loss", loss])):
             out = os.path.join(work, f"{fn}.{kind}.cu")
-            r = run([args.adjoint, command, case, "--fn", fn, "-o", out, *extra])
+            r = run([args.adjoint, command, case, "--fn", fn, "-o", out, *extra,
+                     *(["--deterministic"] if deterministic else [])])
             if r.returncode != 0:
                 sys.exit(f"adjoint {command} --fn {fn} failed:\n{r.stderr}")
             sources.append(out)
@@ -190,7 +193,7 @@ def main():
         main_file = os.path.join(work, f"{fn}.{optimizer}.check.cu")
         with open(main_file, "w") as f:
             f.write(harness(cpu_case, fn, specs, launcher_params(header, fn + "_vjp", True), trained, optimizer, loss,
-                            args.seed))
+                            args.seed, deterministic))
         if nvcc:
             for s in sources:
                 # (-cuda: nvcc's front end and the device code's compilation, as in run_kernel_case.py)

@@ -8,6 +8,7 @@
 
 #include "ad/analysis/Activity.h"
 #include "ad/analysis/MixedRadix.h"
+#include "ad/analysis/RunSlots.h"
 #include "ad/analysis/ThreadIndex.h"
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Names.h"
@@ -60,7 +61,11 @@ class Parallelizer : public Rewriter {
 
   void run() {
     collectAccesses();
-    if (deterministic_) radix_.emplace(d_, threads_, invariant_);
+    if (deterministic_) {
+      radix_.emplace(d_, threads_, invariant_);
+      runs_.emplace(d_, threads_, invariant_);
+      findSegmentSums();
+    }
     columnWidth_ = commonColumnWidth();
     chooseBlockColumns();
     rewrite(d_.body);
@@ -119,6 +124,8 @@ class Parallelizer : public Rewriter {
   };
   std::map<std::string, std::vector<Access>> accesses_;  // adjoint array -> the indices it is used at
   std::optional<analysis::MixedRadix> radix_;            // --deterministic: made before the rewriting
+  std::optional<analysis::RunSlots> runs_;               // likewise
+  std::set<const Stmt*> segmentSums_;  // additions that may become sort-and-segment sums (--deterministic)
 
   bool values() const {
     return std::any_of(sums_.begin(), sums_.end(), [&](const ThreadSum& s) {
@@ -384,15 +391,39 @@ class Parallelizer : public Rewriter {
 
   // Whether every use of the adjoint array `bar` is an element of rows with one start
   // (ThreadIndexing::rowStart): each thread then touches elements no other thread does, in
-  // launches of the shape `needs` says.
+  // launches of the shape `needs` says. Beside them may stand additions that become
+  // sort-and-segment sums (a loss's z[labels[row]]): those are added after the kernel.
   bool rowElements(const std::string& bar, BlockShape& needs) const {
     const std::vector<Access>& uses = accesses_.at(bar);
     if (passedOn(uses)) return false;
-    ExprPtr first = threads_.rowStart(uses.front().index, *uses.front().stmt, needs);
-    return first && std::all_of(uses.begin(), uses.end(), [&](const Access& u) {
-             ExprPtr start = threads_.rowStart(u.index, *u.stmt, needs);
-             return start && sameExpr(*start, *first);
-           });
+    ExprPtr first;
+    for (const Access& u : uses) {
+      ExprPtr start = threads_.rowStart(u.index, *u.stmt, needs);
+      if (!start && !becomesSegments(u)) return false;
+      if (start && first && !sameExpr(*start, *first)) return false;
+      if (!first) first = start;
+    }
+    return first != nullptr;
+  }
+
+  // Whether the use is an addition that may become a sort-and-segment sum (--deterministic).
+  bool becomesSegments(const Access& u) const { return segmentSums_.count(u.stmt) > 0; }
+
+  // The additions into a kernel's adjoint arrays that a sort-and-segment sum can take, in arrays
+  // the kernel reads nowhere else (what they add lands after the kernel), found before the
+  // rewriting changes them.
+  void findSegmentSums() {
+    if (!d_.kernel) return;
+    std::set<std::string> read = analysis::readVariablesBesidesUpdates(d_.body);
+    for (const auto& [bar, uses] : accesses_) {
+      if (!d_.param(bar) || read.count(bar)) continue;
+      for (const Access& u : uses) {
+        const Stmt& s = *u.stmt;
+        if (s.kind == StmtKind::Assign && (s.op == Op::Add || s.op == Op::Sub) && !s.atomic &&
+            s.lhs->kind == ExprKind::Index && s.lhs->operands[1] == u.index && runs_->of(s))
+          segmentSums_.insert(&s);
+      }
+    }
   }
 
   // Whether the indices of every use of the adjoint array `bar` are digits of the thread's index,
@@ -499,7 +530,8 @@ class Parallelizer : public Rewriter {
     bool injective =
         (spread == Spread::GridInjective || (shared && spread == Spread::BlockInjective)) && singleIndex(bar);
     BlockShape needs;
-    bool ownColumns = !injective && d_.kernel && !shared && rowElements(bar, needs);
+    bool ownColumns = !injective && d_.kernel && !shared && rowElements(bar, needs) &&
+                      threads_.rowStart(target->operands[1], s, needs);
     // A block's row in blocks of at most a warp (columns from threadIdx.x by 32): the plain +=
     // measured slower than the atomics on the H200 (row_softmax's vjp 0.24 ms against 0.17 ms,
     // row_layernorm's 0.275 against 0.25), so it is kept for --deterministic, where the
@@ -569,12 +601,22 @@ class Parallelizer : public Rewriter {
       d_.needsOneDimensionalLaunch = true;
       return;
     }
-    if (deterministic_)
+    if (deterministic_) {
+      // In memory that threads of many blocks share: a sort-and-segment sum, where the runs of the
+      // addition can be counted before the launch.
+      bool global = !shared && d_.kernel;
+      if (std::optional<analysis::RunSlot> run = global ? runs_->of(s) : std::nullopt)
+        return addToSegment(s, target, *run, read);
       throw Diagnostic(
           s.loc.line ? s.loc : line_,
-          "--deterministic: the adjoint of " + read + " needs a floating-point atomicAdd (threads may share the index)",
-          "index arrays read in the kernel by the thread's index (i = blockIdx.x * blockDim.x + threadIdx.x), or drop "
-          "--deterministic");
+          "--deterministic: the adjoint of " + read + " needs a floating-point atomicAdd (threads may share the index" +
+              (global ? ", and a loop around it runs a number of times not known before the launch)" : ")"),
+          global ? "a sort-and-segment sum records a slot per run of the addition: a thread runs it "
+                   "once, or in counted loops whose bounds are literals or the kernel's scalar "
+                   "parameters; or drop --deterministic"
+                 : "index arrays read in the kernel by the thread's index (i = blockIdx.x * blockDim.x "
+                   "+ threadIdx.x), or drop --deterministic");
+    }
     s.expr = addedValue(s);
     s.op = Op::Add;
     s.atomic = true;
@@ -619,6 +661,32 @@ class Parallelizer : public Rewriter {
     d_.columnSums.push_back({name, bar, columns});
     d_.params.push_back(Param{name, d_.param(bar)->type.element().pointerTo(false), Role::ColumnParts});
     return name;
+  }
+
+  // Deterministic adjoints at an index threads may share (read from data: an embedding's row):
+  // each run of the addition records its (index, value) pair in a slot of its own; the launcher
+  // sorts the pairs by index and adds each index's values in slot order.
+  void addToSegment(Stmt& s, const ExprPtr& target, const analysis::RunSlot& run, const std::string& read) {
+    const std::string& bar = target->operands[0]->text;
+    Type keys = Type::integer("unsigned long long", true).pointerTo(false);
+    Type values = d_.param(bar)->type.element().pointerTo(false);
+    Function::Segments segments{names_.fresh(bar + "_keys"), names_.fresh(bar + "_values"),
+                                names_.fresh(bar + "_slots"), bar, run.perThread};
+    d_.segments.push_back(segments);
+    d_.params.push_back(Param{segments.keys, keys, Role::SegmentKeys});
+    d_.params.push_back(Param{segments.values, values, Role::SegmentValues});
+    Type wide = Type::integer("long long");
+    std::string comment =
+        withNote(s.comment, read + ": threads may share the index: each run's (index, value) pair in a slot\nof " +
+                                segments.keys + " and " + segments.values +
+                                "; the launcher sorts them by index and adds in slot order");
+    replaceByCall(s,
+                  call("adjoint::add_to_segment",
+                       {var(segments.keys, keys), var(segments.values, values), run.slot, target->operands[0],
+                        cast(wide, target->operands[1]), addedValue(s)},
+                       Type::of(Scalar::Void)),
+                  comment);
+    d_.needsOneDimensionalLaunch = true;
   }
 
   bool readsOnlyInvariants(const ExprPtr& e) const {

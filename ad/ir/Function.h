@@ -22,6 +22,8 @@ enum class Role {
   BlockSums,
   VirtualBlocks,
   ColumnParts,
+  SegmentKeys,
+  SegmentValues,
   OptimizerState,
   Hyperparameter
 };
@@ -87,6 +89,15 @@ struct Function {
     ExprPtr columns;  // over the kernel's scalar parameters
   };
   std::vector<ColumnSum> columnSums;
+  // Adjoints a kernel adds at indices read from data, under --deterministic: each run of such an
+  // addition records its (index, value) pair in its slot of `keys` and `values` (parameters the
+  // launcher provides, `slots` of each), which the launcher sorts by index and adds into `target`
+  // in a fixed order.
+  struct Segments {
+    std::string keys, values, slots, target;
+    ExprPtr perThread;  // slots per thread, over the kernel's scalar parameters
+  };
+  std::vector<Segments> segments;
   // The width C of the columns at which a kernel's thread adds adjoints (index modulo C), when it
   // sums them in registers: its launcher runs blocks in turn only as many at a time as keep each
   // thread on one column (adjoint::resident_grid's `columns`). Null: none.

@@ -10,6 +10,11 @@
 // SAMPLE: grad transformer
 // HOST: transformer x=[24] labels=[4:0:4] g1=[6:0.5:1.5] be1=[6] W1=[144] b1=[24] W2=[144] b2=[6] g2=[6:0.5:1.5] be2=[6] Wout=[30] ln1=[24] pre=[96] h=[96] r=[24] ln2=[24] logits=[20] loss=[1] N=4 C=6 V=5
 // TRAIN: transformer params=g1,be1,W1,b1,W2,b2,g2,be2,Wout optimizer=sgd x=[24] labels=[4:0:4] g1=[6:0.5:1.5] be1=[6] W1=[144] b1=[24] W2=[144] b2=[6] g2=[6:0.5:1.5] be2=[6] Wout=[30] ln1=[24] pre=[96] h=[96] r=[24] ln2=[24] logits=[20] loss=[1] N=4 C=6 V=5
+// Under --deterministic the adjoints that threads share (the layernorms' gain and shift, the
+// logits at each token's label) are sort-and-segment sums, and the step equals its unfused
+// reference bitwise:
+// HOST: transformer x=[24] labels=[4:0:4] g1=[6:0.5:1.5] be1=[6] W1=[144] b1=[24] W2=[144] b2=[6] g2=[6:0.5:1.5] be2=[6] Wout=[30] ln1=[24] pre=[96] h=[96] r=[24] ln2=[24] logits=[20] loss=[1] N=4 C=6 V=5 deterministic
+// TRAIN: transformer deterministic params=g1,be1,W1,b1,W2,b2,g2,be2,Wout optimizer=sgd x=[24] labels=[4:0:4] g1=[6:0.5:1.5] be1=[6] W1=[144] b1=[24] W2=[144] b2=[6] g2=[6:0.5:1.5] be2=[6] Wout=[30] ln1=[24] pre=[96] h=[96] r=[24] ln2=[24] logits=[20] loss=[1] N=4 C=6 V=5
 #include <cublas_v2.h>
 
 #include "adjoint/annotations.h"

@@ -46,7 +46,7 @@ static cudaError_t bias_gelu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cud
                                         int features, float *pre_bar, float *bias_bar,
                                         float *out_bar);
 
-// forward: layernorm (line 18)
+// forward: layernorm (line 23)
 static __global__ void layernorm(const float *x, const float *gain, const float *shift, float *out,
                                  int rows, int C) {
   int row = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / 32u);
@@ -78,7 +78,7 @@ static __global__ void layernorm(const float *x, const float *gain, const float 
   }
 }
 
-// forward: bias_gelu (line 39)
+// forward: bias_gelu (line 44)
 static __global__ void bias_gelu(const float *pre, const float *bias, float *out, int rows,
                                  int features) {
   int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
@@ -89,7 +89,7 @@ static __global__ void bias_gelu(const float *pre, const float *bias, float *out
   }
 }
 
-// forward: bias_residual (line 49)
+// forward: bias_residual (line 54)
 static __global__ void bias_residual(float *y, const float *bias, const float *x, int rows,
                                      int features) {
   int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
@@ -98,7 +98,7 @@ static __global__ void bias_residual(float *y, const float *bias, const float *x
   }
 }
 
-// forward: softmax_cross_entropy (line 65)
+// forward: softmax_cross_entropy (line 70)
 static __global__ void softmax_cross_entropy(const float *logits, const int *labels, float *loss,
                                              int rows, int classes) {
   int row = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / 32u);
@@ -121,7 +121,7 @@ static __global__ void softmax_cross_entropy(const float *logits, const int *lab
   }
 }
 
-// forward: row_max (line 56)
+// forward: row_max (line 61)
 static __device__ float row_max(const float *z, int classes, int lane) {
   float m = (-1e+30f);
   for (int c = lane; c < classes; c += 32) {
@@ -218,65 +218,65 @@ cudaError_t transformer_vjp(cublasHandle_t handle, const float *x, const int *la
   // forward sweep
   // copies to write into, starting as what the buffers hold here
   status = adjoint::copy(ln1_1, ln1, ln1_count, 0);
-  // line 83: layernorm<<<(N * 32 + threads - 1) / threads, threads>>>(x, g1, be1, ln1, N, C);
+  // line 88: layernorm<<<(N * 32 + threads - 1) / threads, threads>>>(x, g1, be1, ln1, N, C);
   status = adjoint::launch(layernorm, (N * 32 + threads - 1) / threads, threads, 0, 0, x, g1, be1,
                            ln1_1, N, C);
   // copies to write into, starting as what the buffers hold here
   status = adjoint::copy(pre_1, pre, pre_count, 0);
-  // line 84: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, F, N, C, &one, W1, C, ln1, C, &zero, pre, F);
+  // line 89: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, F, N, C, &one, W1, C, ln1, C, &zero, pre, F);
   status = adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, F, N, C, &one, W1, C, ln1_1, C, &zero,
                          pre_1, F);
   // copies to write into, starting as what the buffers hold here
   status = adjoint::copy(h_1, h, h_count, 0);
-  // line 85: bias_gelu<<<(N * F + threads - 1) / threads, threads>>>(pre, b1, h, N, F);
+  // line 90: bias_gelu<<<(N * F + threads - 1) / threads, threads>>>(pre, b1, h, N, F);
   status = adjoint::launch(bias_gelu, (N * F + threads - 1) / threads, threads, 0, 0, pre_1, b1,
                            h_1, N, F);
   // copies to write into, starting as what the buffers hold here
   status = adjoint::copy(r_1, r, r_count, 0);
-  // line 86: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, N, F, &one, W2, F, h, F, &zero, r, C);
+  // line 91: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, N, F, &one, W2, F, h, F, &zero, r, C);
   status =
       adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, N, F, &one, W2, F, h_1, F, &zero, r_1, C);
-  // line 87: bias_residual<<<(N * C + threads - 1) / threads, threads>>>(r, b2, x, N, C);
+  // line 92: bias_residual<<<(N * C + threads - 1) / threads, threads>>>(r, b2, x, N, C);
   status = adjoint::launch(bias_residual, (N * C + threads - 1) / threads, threads, 0, 0, r_1, b2,
                            x, N, C);
   // copies to write into, starting as what the buffers hold here
   status = adjoint::copy(ln2_1, ln2, ln2_count, 0);
-  // line 88: layernorm<<<(N * 32 + threads - 1) / threads, threads>>>(r, g2, be2, ln2, N, C);
+  // line 93: layernorm<<<(N * 32 + threads - 1) / threads, threads>>>(r, g2, be2, ln2, N, C);
   status = adjoint::launch(layernorm, (N * 32 + threads - 1) / threads, threads, 0, 0, r_1, g2, be2,
                            ln2_1, N, C);
   // copies to write into, starting as what the buffers hold here
   status = adjoint::copy(logits_1, logits, logits_count, 0);
-  // line 89: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, V, N, C, &one, Wout, C, ln2, C, &zero, logits, V);
+  // line 94: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, V, N, C, &one, Wout, C, ln2, C, &zero, logits, V);
   status = adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, V, N, C, &one, Wout, C, ln2_1, C, &zero,
                          logits_1, V);
   // copies to write into, starting as what the buffers hold here
   status = adjoint::copy(loss_1, loss, loss_count, 0);
-  // line 90: softmax_cross_entropy<<<(N * 32 + threads - 1) / threads, threads>>>(logits, labels, loss, N, V);
+  // line 95: softmax_cross_entropy<<<(N * 32 + threads - 1) / threads, threads>>>(logits, labels, loss, N, V);
   status = adjoint::launch(softmax_cross_entropy, (N * 32 + threads - 1) / threads, threads, 0, 0,
                            logits_1, labels, loss_1, N, V);
   // reverse sweep
-  // line 90: softmax_cross_entropy<<<(N * 32 + threads - 1) / threads, threads>>>(logits, labels, loss, N, V);
+  // line 95: softmax_cross_entropy<<<(N * 32 + threads - 1) / threads, threads>>>(logits, labels, loss, N, V);
   status = softmax_cross_entropy_vjp_launch((N * 32 + threads - 1) / threads, threads, 0, 0,
                                             logits_1, labels, loss, N, V, logits_bar, loss_bar);
-  // line 89: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, V, N, C, &one, Wout, C, ln2, C, &zero, logits, V);
+  // line 94: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, V, N, C, &one, Wout, C, ln2, C, &zero, logits, V);
   status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, V, N, C, &one, Wout, C, ln2_1, C,
                              &zero, V, Wout_bar, ln2_bar, logits_bar);
-  // line 88: layernorm<<<(N * 32 + threads - 1) / threads, threads>>>(r, g2, be2, ln2, N, C);
+  // line 93: layernorm<<<(N * 32 + threads - 1) / threads, threads>>>(r, g2, be2, ln2, N, C);
   status = layernorm_vjp_launch((N * 32 + threads - 1) / threads, threads, 0, 0, r_1, g2, be2, ln2,
                                 N, C, r_bar, g2_bar, be2_bar, ln2_bar);
-  // line 87: bias_residual<<<(N * C + threads - 1) / threads, threads>>>(r, b2, x, N, C);
+  // line 92: bias_residual<<<(N * C + threads - 1) / threads, threads>>>(r, b2, x, N, C);
   status = bias_residual_vjp_launch((N * C + threads - 1) / threads, threads, 0, 0, r_1, b2, x, N,
                                     C, r_bar, b2_bar, x_bar);
-  // line 86: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, N, F, &one, W2, F, h, F, &zero, r, C);
+  // line 91: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, N, F, &one, W2, F, h, F, &zero, r, C);
   status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, N, F, &one, W2, F, h_1, F, &zero,
                              C, W2_bar, h_bar, r_bar);
-  // line 85: bias_gelu<<<(N * F + threads - 1) / threads, threads>>>(pre, b1, h, N, F);
+  // line 90: bias_gelu<<<(N * F + threads - 1) / threads, threads>>>(pre, b1, h, N, F);
   status = bias_gelu_vjp_launch((N * F + threads - 1) / threads, threads, 0, 0, pre_1, b1, h, N, F,
                                 pre_bar, b1_bar, h_bar);
-  // line 84: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, F, N, C, &one, W1, C, ln1, C, &zero, pre, F);
+  // line 89: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, F, N, C, &one, W1, C, ln1, C, &zero, pre, F);
   status = adjoint::gemm_vjp(handle, CUBLAS_OP_T, CUBLAS_OP_N, F, N, C, &one, W1, C, ln1_1, C,
                              &zero, F, W1_bar, ln1_bar, pre_bar);
-  // line 83: layernorm<<<(N * 32 + threads - 1) / threads, threads>>>(x, g1, be1, ln1, N, C);
+  // line 88: layernorm<<<(N * 32 + threads - 1) / threads, threads>>>(x, g1, be1, ln1, N, C);
   status = layernorm_vjp_launch((N * 32 + threads - 1) / threads, threads, 0, 0, x, g1, be1, ln1, N,
                                 C, x_bar, g1_bar, be1_bar, ln1_bar);
   return status;
@@ -307,16 +307,16 @@ static __global__ void softmax_cross_entropy_vjp(const float *logits, const int 
   }
   // reverse sweep
   float sum_bar = 0.0f;
-  // line 68: if (row >= rows) return;
+  // line 73: if (row >= rows) return;
   if (row < rows) {
-    // line 74: if (lane == 0) atomicAdd(loss, (logf(sum) + m - z[labels[row]]) / rows);
+    // line 79: if (lane == 0) atomicAdd(loss, (logf(sum) + m - z[labels[row]]) / rows);
     if (lane == 0) {
       const float loss_bar_factor = loss_bar[0] / static_cast<float>(rows);
       sum_bar = loss_bar_factor / sum;
       // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
       atomicAdd(&logits_bar[z_offset + labels[row]], -loss_bar_factor);
     }
-    // line 73: for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+    // line 78: for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
     for (int o_halving = adjoint::halvings(16) - 1; o_halving >= 0; --o_halving) {
       // recomputed, not taped
       int o = 16 >> o_halving;
@@ -326,7 +326,7 @@ static __global__ void softmax_cross_entropy_vjp(const float *logits, const int 
         sum_bar += shuffled1_bar;
       }
     }
-    // line 72: for (int c = lane; c < classes; c += 32) sum += expf(z[c] - m);
+    // line 77: for (int c = lane; c < classes; c += 32) sum += expf(z[c] - m);
     if (lane < classes) {
       for (int c = lane + (classes - 1 - lane) / 32 * 32; c >= lane; c -= 32) {
         // logits[z_offset + c]: threads may share the index: atomicAdd
@@ -408,9 +408,9 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
     float rstd_bar = 0.0f;
     float squares_bar = 0.0f;
     float sum_bar = 0.0f;
-    // line 21: if (row >= rows) return;
+    // line 26: if (row >= rows) return;
     if (row < rows) {
-      // line 35: for (int c = lane; c < C; c += 32) y[c] = (xr[c] - mean) * rstd * gain[c] + shift[c];
+      // line 40: for (int c = lane; c < C; c += 32) y[c] = (xr[c] - mean) * rstd * gain[c] + shift[c];
       if (lane < C) {
         for (int c_3 = lane + (C - 1 - lane) / 32 * 32; c_3 >= lane; c_3 -= 32) {
           // x[xr_offset + c_3]: each thread its own elements of a row: plain +=
@@ -426,9 +426,9 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
           out_bar[y_offset + c_3] = 0.0f;
         }
       }
-      // line 33: float rstd = rsqrtf(squares / C + 1e-5f);
+      // line 38: float rstd = rsqrtf(squares / C + 1e-5f);
       squares_bar = rstd_bar * ((-0.5f) * rstd * rstd * rstd) / static_cast<float>(C);
-      // line 32: for (int o = 16; o > 0; o /= 2) squares += __shfl_xor_sync(0xffffffffu, squares, o);
+      // line 37: for (int o = 16; o > 0; o /= 2) squares += __shfl_xor_sync(0xffffffffu, squares, o);
       for (int o_2_halving = adjoint::halvings(16) - 1; o_2_halving >= 0; --o_2_halving) {
         // recomputed, not taped
         int o_2 = 16 >> o_2_halving;
@@ -439,22 +439,22 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
           squares_bar += shuffled1_bar;
         }
       }
-      // line 28: for (int c = lane; c < C; c += 32) {
+      // line 33: for (int c = lane; c < C; c += 32) {
       if (lane < C) {
         for (int c_2 = lane + (C - 1 - lane) / 32 * 32; c_2 >= lane; c_2 -= 32) {
           // recomputed, not taped
           float d = x[xr_offset + c_2] - mean;
-          // line 30: squares += d * d;
+          // line 35: squares += d * d;
           d_bar = squares_bar * (2.0f * d);
           // x[xr_offset + c_2]: each thread its own elements of a row: plain +=
-          // line 29: float d = xr[c] - mean;
+          // line 34: float d = xr[c] - mean;
           x_bar[xr_offset + c_2] += d_bar;
           mean_bar -= d_bar;
         }
       }
-      // line 26: float mean = sum / C;
+      // line 31: float mean = sum / C;
       sum_bar = mean_bar / static_cast<float>(C);
-      // line 25: for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+      // line 30: for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
       for (int o_halving = adjoint::halvings(16) - 1; o_halving >= 0; --o_halving) {
         // recomputed, not taped
         int o = 16 >> o_halving;
@@ -465,7 +465,7 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
           sum_bar += shuffled2_bar;
         }
       }
-      // line 24: for (int c = lane; c < C; c += 32) sum += xr[c];
+      // line 29: for (int c = lane; c < C; c += 32) sum += xr[c];
       if (lane < C) {
         for (int c = lane + (C - 1 - lane) / 32 * 32; c >= lane; c -= 32) {
           // x[xr_offset + c]: each thread its own elements of a row: plain +=
@@ -526,7 +526,7 @@ static __global__ void bias_residual_vjp([[maybe_unused]] float *y,
     // forward sweep
     int i = static_cast<int>(virtual_block * blockDim.x + threadIdx.x);
     // reverse sweep
-    // line 51: if (i < rows * features) y[i] += bias[i % features] + x[i];
+    // line 56: if (i < rows * features) y[i] += bias[i % features] + x[i];
     if (i < rows * features) {
       // bias[i % features]: one column per thread: summed in a register, added below
       bias_bar_column += y_bar[i];
@@ -579,16 +579,16 @@ static __global__ void bias_gelu_vjp(const float *pre, const float *bias,
     // reverse sweep
     float t_bar = 0.0f;
     float u_bar = 0.0f;
-    // line 41: if (i < rows * features) {
+    // line 46: if (i < rows * features) {
     if (i < rows * features) {
-      // line 44: out[i] = 0.5f * u * (1.0f + t);
+      // line 49: out[i] = 0.5f * u * (1.0f + t);
       u_bar = out_bar[i] * (1.0f + t) * 0.5f;
       t_bar = out_bar[i] * (0.5f * u);
-      // line 43: float t = tanhf(0.7978845608f * (u + 0.044715f * u * u * u));
+      // line 48: float t = tanhf(0.7978845608f * (u + 0.044715f * u * u * u));
       u_bar += t_bar * (1.0f - t * t) * 0.7978846f +
                t_bar * (1.0f - t * t) * 0.7978846f * (3.0f * (0.044715f * u * u));
       // pre[i]: index injective over threads: plain +=
-      // line 42: float u = pre[i] + bias[i % features];
+      // line 47: float u = pre[i] + bias[i % features];
       pre_bar[i] += u_bar;
       // bias[i % features]: one column per thread: summed in a register, added below
       bias_bar_column += u_bar;

@@ -52,3 +52,22 @@ __global__ void transpose_square(const float* x, float* y, int rows, int cols) {
   float e = x[r * cols + c];
   y[t] = e * e;
 }
+
+// A permute whose layout leaves out the q/k/v axis (N * NH * d where llm.c has N * 3 * NH * d):
+// the element k of row n is the element q of row n + 1, so two threads add to it. Under
+// --deterministic the adjoint of inp is a sort-and-segment sum (adjoint/segments.h).
+// KERNEL: permute_collides grid=2 block=64 q=[96] k=[96] inp=[144] B=2 N=3 NH=2 d=8 deterministic
+__global__ void permute_collides(float* q, float* k, const float* inp, int B, int N, int NH, int d) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx < B * NH * N * d) {
+    int b = idx / (NH * N * d);
+    int rest = idx % (NH * N * d);
+    int nh_ = rest / (N * d);
+    rest = rest % (N * d);
+    int n = rest / d;
+    int d_ = rest % d;
+    int inp_idx = b * N * NH * d + n * NH * d + nh_ * d + d_;
+    q[idx] = inp[inp_idx];
+    k[idx] = inp[inp_idx + NH * d];
+  }
+}

@@ -140,7 +140,7 @@ class Generator {
               : chance(15)                     ? (chance(40)   ? pairKernel(k)
                                                   : chance(40) ? packKernel(k)
                                                                : storageKernel(k))
-              : chance(12)                     ? permuteKernel(k)
+              : chance(12)                     ? (chance(70) ? permuteKernel(k) : embeddingKernel(k))
                                                : kernel(k));
     if (kernels_.size() >= 2 && !elementwise_.empty()) out << hostFunction();
     return out.str();
@@ -823,6 +823,50 @@ class Generator {
       value += (value.empty() ? "" : " + ") + term;
     }
     return out + pad + "y[idx] = " + value + ";\n" + end;
+  }
+
+  // An embedding: rows of a table x picked by an index array, one thread per channel of an output
+  // row, perhaps through a pointer to the row, perhaps summing K rows of a bag in a counted loop
+  // (bound a literal or a parameter). x's adjoint scatters at indices read from data; run under
+  // --deterministic at random, which sorts the additions by index instead of adding atomically.
+  std::string embeddingKernel(int k) {
+    std::string name = "k" + std::to_string(k);
+    int rows = 3 + pick(6), columns = 2 + pick(7), outputs = 2 + pick(6), bag = chance(50) ? 2 + pick(3) : 0;
+    bool literalBag = chance(50);
+    int ids = outputs * std::max(bag, 1);
+    std::string out = "// KERNEL: " + name + " grid=" + std::to_string((outputs * columns + 63) / 64) +
+                      " block=64 x=[" + std::to_string(rows * columns) + "] ids=[" + std::to_string(ids) +
+                      ":0:" + std::to_string(rows) + "] p=[1] y=[" + std::to_string(outputs * columns) +
+                      "] M=" + std::to_string(outputs) + " C=" + std::to_string(columns);
+    if (bag && !literalBag) out += " K=" + std::to_string(bag);
+    out += chance(50) ? " deterministic\n" : "\n";
+    out += "__global__ void " + name + "(const double* x, const int* ids, const double* p, double* y, int M, int C" +
+           (bag && !literalBag ? ", int K" : "") + ") {\n  int idx = blockIdx.x * blockDim.x + threadIdx.x;\n";
+    bool guarded = chance(50);
+    std::string pad = guarded ? "    " : "  ";
+    out += guarded ? "  if (idx < M * C) {\n" : "  if (idx >= M * C) return;\n";
+    out += pad + "int m = idx / C;\n" + pad + "int c = idx % C;\n";
+    const char* terms[] = {"% * %", "sin(%)", "p[0] * %", "exp(0.5 * %)"};
+    std::string term = terms[pick(4)], element;
+    auto apply = [&](const std::string& e) {
+      std::string t = term;
+      for (size_t q; (q = t.find('%')) != std::string::npos;) t.replace(q, 1, e);
+      return t;
+    };
+    std::string count = literalBag ? std::to_string(bag) : "K";
+    std::string id = bag ? "ids[m * " + count + " + j]" : "ids[m]";
+    std::string inner = bag ? pad + "  " : pad;
+    if (bag) out += pad + "double s = 0.0;\n" + pad + "for (int j = 0; j < " + count + "; ++j) {\n";
+    if (chance(50)) {  // through a pointer to the row
+      out += inner + "const double* row = x + " + id + " * C;\n";
+      element = "row[c]";
+    } else {
+      out += inner + "int r = " + id + ";\n";
+      element = "x[r * C + c]";
+    }
+    std::string end = guarded ? "  }\n}\n\n" : "}\n\n";
+    if (!bag) return out + pad + "y[idx] = " + apply(element) + ";\n" + end;
+    return out + inner + "s += " + apply(element) + ";\n" + pad + "}\n" + pad + "y[idx] = s;\n" + end;
   }
 
   // A row kernel: rows of C elements, one row per thread, per warp or per block, whose threads walk

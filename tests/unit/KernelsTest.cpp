@@ -182,11 +182,22 @@ TEST_CASE("the lanes of a vector, c * i + k for 0 <= k < c, are a thread's own; 
   CHECK(print(f.body).find("atomicAdd(&x_bar[i + 4 * n + 1], 2.0f)") != std::string::npos);
 }
 
-TEST_CASE("--deterministic rejects an adjoint that needs a floating-point atomic") {
+TEST_CASE("--deterministic sorts an adjoint threads may share into segments, unless a loop's runs are not known") {
   ExprPtr xbar = var("x_bar", kFloats);
   ExprPtr j = index(var("idx", Type::integer().pointerTo(true)), cast(kInt, builtin("threadIdx.x")));
   Function f = kernel({assign(index(xbar, j), Op::Add, number(1, kFloat))});
-  CHECK_THROWS_AS(transforms::parallelizeAdjoints(f, true), Diagnostic);
+  transforms::parallelizeAdjoints(f, true);
+  CHECK(print(f.body).find("adjoint::add_to_segment(x_bar_keys, x_bar_values, static_cast<long long>(blockIdx.x) * "
+                           "blockDim.x + threadIdx.x, x_bar, "
+                           "static_cast<long long>(idx[static_cast<int>(threadIdx.x)]), 1.0f);") != std::string::npos);
+  REQUIRE(f.segments.size() == 1);
+  CHECK(f.segments[0].target == "x_bar");
+  CHECK(codegen::launcher(f).find("adjoint::add_segments(x_bar, x_bar_keys, x_bar_values, x_bar_slots, stream)") !=
+        std::string::npos);
+  // A while loop runs a number of times no launcher knows: no slots to give it.
+  Function g = kernel({whileStmt(binary(Op::Lt, var("n", kInt), number(4, kInt)),
+                                 {assign(index(xbar, j), Op::Add, number(1, kFloat))})});
+  CHECK_THROWS_AS(transforms::parallelizeAdjoints(g, true), Diagnostic);
 }
 
 TEST_CASE("a halving loop becomes a counted loop that recomputes its counter") {

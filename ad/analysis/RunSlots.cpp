@@ -1,0 +1,70 @@
+#include "ad/analysis/RunSlots.h"
+
+#include "ad/analysis/Activity.h"
+
+namespace adjoint::analysis {
+
+using namespace ir;
+
+RunSlots::RunSlots(const Function& kernel, const ThreadIndexing& threads, std::set<std::string> invariant)
+    : threads_(threads), invariant_(std::move(invariant)) {
+  std::vector<Around> around;
+  collect(kernel.body, around);
+}
+
+void RunSlots::collect(const StmtList& body, std::vector<Around>& around) {
+  for (const StmtPtr& s : body) {
+    loops_[s.get()] = around;
+    bool loop = s->kind == StmtKind::For || s->kind == StmtKind::While || s->kind == StmtKind::DoWhile;
+    if (loop) around.push_back(iterations(*s));
+    collect(s->body, around);
+    collect(s->elseBody, around);
+    if (loop) around.pop_back();
+  }
+}
+
+bool RunSlots::isInvariant(const ExprPtr& e) const {
+  for (const std::string& v : readVariables(e))
+    if (!invariant_.count(v)) return false;
+  return true;
+}
+
+// The counter v of a counted loop of a positive step s takes values from lo by s, below past: run
+// k of the loop is at (v - lo) / s, of (past - lo + s - 1) / s runs. Where lo or past differs
+// between threads but v keeps to [0, B): v / s, of (B + s - 1) / s.
+RunSlots::Around RunSlots::iterations(const Stmt& loop) const {
+  CountedLoop l;
+  if (!asCountedLoop(loop, l) && !asReversedStridedLoop(loop, l)) return {false, nullptr, nullptr};
+  Type wide = Type::integer("long long");
+  ExprPtr one = number(1, wide);
+  ExprPtr step = l.step ? cast(wide, l.step) : one;
+  const Expr& literal = stripCasts(*step);
+  if (!isInvariant(step) || (literal.kind == ExprKind::Number && literal.value <= 0)) return {false, nullptr, nullptr};
+  ExprPtr counter = cast(wide, var(l.counter, l.counterType));
+  auto runs = [&](const ExprPtr& from, const ExprPtr& past) { return div(sub(add(sub(past, from), step), one), step); };
+  ExprPtr first = cast(wide, l.first), bound = cast(wide, l.bound);
+  ExprPtr lo = l.increasing ? first : l.inclusive ? bound : add(bound, one);
+  ExprPtr past = !l.increasing ? add(first, one) : l.inclusive ? add(bound, one) : bound;
+  if (isInvariant(lo) && isInvariant(past)) return {true, div(sub(counter, lo), step), runs(lo, past)};
+  ExprPtr range = threads_.counterRange(l.counter).bound;
+  if (range && isInvariant(range)) return {true, div(counter, step), runs(number(0, wide), cast(wide, range))};
+  return {false, nullptr, nullptr};
+}
+
+std::optional<RunSlot> RunSlots::of(const Stmt& s) const {
+  auto found = loops_.find(&s);
+  if (found == loops_.end()) return std::nullopt;
+  Type wide = Type::integer("long long");
+  Type u = Type::integer("unsigned", true);
+  // blockIdx.x * blockDim.x + threadIdx.x, in 64 bits.
+  ExprPtr slot = add(mul(cast(wide, var("blockIdx.x", u)), var("blockDim.x", u)), var("threadIdx.x", u));
+  ExprPtr perThread = number(1, wide);
+  for (const Around& a : found->second) {
+    if (!a.known) return std::nullopt;
+    slot = add(mul(slot, a.trips), a.iteration);
+    perThread = mul(perThread, a.trips);
+  }
+  return RunSlot{slot, perThread};
+}
+
+}  // namespace adjoint::analysis

@@ -1,0 +1,94 @@
+// Rows of a table picked by an index array, as embeddings are: the adjoint scatters into the
+// table at indices read from data, which threads share. Under --deterministic each run of such an
+// addition records its (index, value) pair in a slot of its own, and the launcher sorts the pairs
+// by index and adds each index's values in slot order (adjoint/segments.h): bitwise the same
+// gradient on every run.
+#include <cstring>
+
+// llm.c compares its int counters with a pack's size_t size (k < packed.size).
+#pragma GCC diagnostic ignored "-Wsign-compare"
+
+template <class ElementType>
+struct alignas(16) Packed128 {
+  Packed128() = default;
+  __device__ explicit Packed128(int4 bits) {
+    static_assert(sizeof(bits) == sizeof(payload), "Size mismatch.");
+    memcpy(&payload, &bits, sizeof(bits));
+  }
+  __device__ ElementType& operator[](int index) { return payload[index]; }
+  __device__ const ElementType& operator[](int index) const { return payload[index]; }
+  __device__ int4 get_bits() const {
+    int4 bits;
+    static_assert(sizeof(bits) == sizeof(payload), "Size mismatch.");
+    memcpy(&bits, &payload, sizeof(bits));
+    return bits;
+  }
+  static constexpr const size_t size = sizeof(int4) / sizeof(ElementType);
+  ElementType payload[size];
+};
+template <class ElementType>
+__device__ Packed128<ElementType> load128cs(const ElementType* address) {
+  return Packed128<ElementType>{__ldcs(reinterpret_cast<const int4*>(address))};
+}
+template <class ElementType>
+__device__ void store128(ElementType* target, Packed128<ElementType> value) {
+  *reinterpret_cast<int4*>(target) = value.get_bits();
+}
+typedef Packed128<float> x128;
+
+// Token and position embeddings added with four channels per thread in packs (llm.c's
+// encoder_forward_kernel3; samples/embedding has its kernel2): each thread's additions run in a
+// counted loop over the pack, a slot per lane.
+// KERNEL: encoder_forward_x128 grid=1 block=64 out=[192] inp=[8:0:5] wte=[120] wpe=[96] B=2 T=4 C=24 deterministic
+// BENCH: encoder_forward_x128 grid=6144 block=256 out=[6291456] inp=[8192:0:50257] wte=[38597376] wpe=[786432] B=8 T=1024 C=768 deterministic
+__global__ void encoder_forward_x128(float* out, const int* inp, const float* wte, const float* wpe, int B, int T,
+                                     int C) {
+  int idx = (blockIdx.x * blockDim.x + threadIdx.x) * x128::size;
+  int N = B * T * C;
+  if (idx < N) {
+    int bt = idx / C;
+    int b = bt / T;
+    int t = bt % T;
+    int c = idx % C;
+    int ix = inp[b * T + t];
+    float* out_btc = out + b * T * C + t * C + c;
+    const float* wte_ix = wte + ix * C + c;
+    const float* wpe_tc = wpe + t * C + c;
+    x128 packed_out;
+    x128 wte128 = load128cs(wte_ix);
+    x128 wpe128 = load128cs(wpe_tc);
+    for (int k = 0; k < x128::size; k++) {
+      packed_out[k] = wte128[k] + wpe128[k];
+    }
+    store128(out_btc, packed_out);
+  }
+}
+
+// An embedding bag: each output row the weighted sum of K rows of the table, over a counted loop
+// whose bound is a parameter (K slots per thread). The weights' adjoints are shared by a row's
+// channels, and summed the same way.
+// KERNEL: embedding_bag grid=2 block=64 table=[42] ids=[15:0:7] weights=[15] out=[30] n=5 K=3 C=6 deterministic
+__global__ void embedding_bag(const float* table, const int* ids, const float* weights, float* out, int n, int K,
+                              int C) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n * C) return;
+  int row = i / C, c = i % C;
+  float s = 0.0f;
+  for (int j = 0; j < K; ++j) s += weights[row * K + j] * table[ids[row * K + j] * C + c];
+  out[i] = s;
+}
+
+// Gathered twice from one element, in double: two additions a run, each a slot of its own.
+// KERNEL: gather_square grid=2 block=64 x=[40] idx=[120:0:40] y=[120] n=120 deterministic
+__global__ void gather_square(const double* x, const int* idx, double* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = 2.0 * x[idx[i]] * x[idx[i]] + x[idx[(i + 1) % n]];
+}
+
+// A scale every thread reads beside the gather: its adjoint is summed per block, the blocks run in
+// turn on fewer blocks (each slot stays the forward thread's), the table's sorted into segments.
+// KERNEL: scaled_gather grid=3 block=64 w=[9] idx=[150:0:9] a=[1] y=[150] n=150 deterministic
+__global__ void scaled_gather(const float* w, const int* idx, const float* a, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a[0] * w[idx[i]];
+}
