@@ -1,5 +1,7 @@
 #include "codegen/Launcher.h"
 
+#include <algorithm>
+
 #include "ad/ir/Naming.h"
 #include "ad/ir/Printer.h"
 
@@ -17,6 +19,13 @@ std::vector<Param> callerParams(const Function& kernel) {
   return out;
 }
 
+// " * runs" for the slots per thread: a literal as it is (none for 1), an expression over the
+// kernel's scalar parameters (long long) at least 0 (a loop that does not run needs no slots).
+std::string timesRuns(const Expr& perThread) {
+  if (perThread.kind != ExprKind::Number) return " * std::max(0LL, " + print(perThread) + ")";
+  return perThread.value == 1 ? "" : " * " + std::to_string(std::max(0LL, static_cast<long long>(perThread.value)));
+}
+
 // The slots of the kernel's sort-and-segment sums (adjoints added at indices read from data):
 // one per run of each such addition in the launch, the keys filled with adjoint::kNoSegment.
 std::string segmentSlots(const Function& kernel) {
@@ -26,8 +35,7 @@ std::string segmentSlots(const Function& kernel) {
       "  // slot of its own; the pairs are sorted by index and added below, each index's in slot order.\n";
   if (kernel.columnSums.empty()) body += "  adjoint::Scratch scratch(stream);\n";
   for (const Function::Segments& g : kernel.segments) {
-    std::string runs =
-        isOne(g.perThread) ? "" : " * std::max(0LL, static_cast<long long>(" + print(*g.perThread) + "))";
+    std::string runs = timesRuns(*g.perThread);
     body += "  long long " + g.slots + " = static_cast<long long>(grid.x) * block.x" + runs + ";\n";
   }
   for (const Function::Segments& g : kernel.segments)
@@ -39,6 +47,23 @@ std::string segmentSlots(const Function& kernel) {
     body += "  if (cudaError_t e = cudaMemsetAsync(" + g.keys + ", 0xff, " + g.slots + " * sizeof(*" + g.keys +
             "), stream)) return e;\n";
   return body;
+}
+
+// The global scratch of the values the kernel's reverse sweep reads back (instead of a tape): a
+// slot per run of each store. `scratch`: whether the launcher already declared its Scratch.
+std::string tapeSlots(const Function& kernel, bool scratch) {
+  if (kernel.tapeScratch.empty()) return "";
+  std::string body =
+      "  // What the reverse sweep needs of the values the kernel's loops overwrite: a slot per run of the\n"
+      "  // store that keeps it, per thread of the launch.\n";
+  if (!scratch) body += "  adjoint::Scratch scratch(stream);\n";
+  for (const Function::TapeScratch& t : kernel.tapeScratch) {
+    std::string element = kernel.param(t.name)->type.scalarSpelling();
+    std::string runs = timesRuns(*t.perThread);
+    body += "  " + element + "* " + t.name + " = scratch.take<" + element +
+            ">(static_cast<long long>(grid.x) * block.x" + runs + ");\n";
+  }
+  return body + "  if (!scratch) return scratch.status();\n";
 }
 
 }  // namespace
@@ -130,6 +155,7 @@ std::string launcher(const Function& kernel) {
               "), stream)) return e;\n";
   }
   body += segmentSlots(kernel);
+  body += tapeSlots(kernel, !kernel.columnSums.empty() || !kernel.segments.empty());
   bool addsAfter = !kernel.columnSums.empty() || !kernel.segments.empty();
   if (kernel.blockSumSlots)
     body +=

@@ -27,6 +27,7 @@
 #include "transforms/SeedStores.h"
 #include "transforms/Simplify.h"
 #include "transforms/StructureJumps.h"
+#include "transforms/TapeScratch.h"
 #include "transforms/UniqueNames.h"
 #include "transforms/UnusedParams.h"
 #include "transforms/ZeroedAdjoints.h"
@@ -157,6 +158,12 @@ const std::vector<Pass>& passes() {
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
          // (The jvps of kernels that host code launches write what the kernels write: host code reads it.)
          if (d.kernel && !d.internal && !reverse(s)) transforms::dropOutputStores(d, *s.prepared.find(d.primal));
+       })},
+      {"tape-scratch",
+       "reverse mode of kernels: keep what a loop overwrites and the reverse needs in global scratch, a slot per run, "
+       "instead of on a tape",
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
+         if (reverse(s) && d.kernel) transforms::tapesInScratch(d);
        })},
       {"simplify",
        "join neighbouring accumulations into one place (in host code, a zeroing with the accumulation after it)",

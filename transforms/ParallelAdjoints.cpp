@@ -63,7 +63,7 @@ class Parallelizer : public Rewriter {
     collectAccesses();
     if (deterministic_) {
       radix_.emplace(d_, threads_, invariant_);
-      runs_.emplace(d_, threads_, invariant_);
+      runs_.emplace(d_, threads_);
       findSegmentSums();
     }
     columnWidth_ = commonColumnWidth();

@@ -6,8 +6,10 @@ namespace adjoint::analysis {
 
 using namespace ir;
 
-RunSlots::RunSlots(const Function& kernel, const ThreadIndexing& threads, std::set<std::string> invariant)
-    : threads_(threads), invariant_(std::move(invariant)) {
+RunSlots::RunSlots(const Function& kernel, const ThreadIndexing& threads) : threads_(threads) {
+  std::set<std::string> assigned = assignedVariables(kernel.body);
+  for (const Param& p : kernel.params)
+    if (!p.type.pointer && !assigned.count(p.name)) invariant_.insert(p.name);
   std::vector<Around> around;
   collect(kernel.body, around);
 }
@@ -42,29 +44,32 @@ RunSlots::Around RunSlots::iterations(const Stmt& loop) const {
   if (!isInvariant(step) || (literal.kind == ExprKind::Number && literal.value <= 0)) return {false, nullptr, nullptr};
   ExprPtr counter = cast(wide, var(l.counter, l.counterType));
   auto runs = [&](const ExprPtr& from, const ExprPtr& past) { return div(sub(add(sub(past, from), step), one), step); };
-  ExprPtr first = cast(wide, l.first), bound = cast(wide, l.bound);
-  ExprPtr lo = l.increasing ? first : l.inclusive ? bound : add(bound, one);
-  ExprPtr past = !l.increasing ? add(first, one) : l.inclusive ? add(bound, one) : bound;
+  // (The ends are moved by one in the loop's type, where C - 1 + 1 folds to C.)
+  auto next = [](const ExprPtr& e) { return add(e, number(1, e->type)); };
+  ExprPtr lo = cast(wide, l.increasing ? l.first : l.inclusive ? l.bound : next(l.bound));
+  ExprPtr past = cast(wide, !l.increasing ? next(l.first) : l.inclusive ? next(l.bound) : l.bound);
   if (isInvariant(lo) && isInvariant(past)) return {true, div(sub(counter, lo), step), runs(lo, past)};
   ExprPtr range = threads_.counterRange(l.counter).bound;
   if (range && isInvariant(range)) return {true, div(counter, step), runs(number(0, wide), cast(wide, range))};
   return {false, nullptr, nullptr};
 }
 
+// The runs of a thread numbered over the loops around s, outermost first; then the slot
+// run * threads + thread, so that the threads of a warp take neighbouring slots in each run.
 std::optional<RunSlot> RunSlots::of(const Stmt& s) const {
   auto found = loops_.find(&s);
   if (found == loops_.end()) return std::nullopt;
   Type wide = Type::integer("long long");
   Type u = Type::integer("unsigned", true);
-  // blockIdx.x * blockDim.x + threadIdx.x, in 64 bits.
-  ExprPtr slot = add(mul(cast(wide, var("blockIdx.x", u)), var("blockDim.x", u)), var("threadIdx.x", u));
-  ExprPtr perThread = number(1, wide);
+  ExprPtr run = number(0, wide), perThread = number(1, wide);
   for (const Around& a : found->second) {
     if (!a.known) return std::nullopt;
-    slot = add(mul(slot, a.trips), a.iteration);
+    run = add(mul(run, a.trips), a.iteration);
     perThread = mul(perThread, a.trips);
   }
-  return RunSlot{slot, perThread};
+  ExprPtr threads = mul(cast(wide, var("gridDim.x", u)), var("blockDim.x", u));
+  ExprPtr thread = add(mul(cast(wide, var("blockIdx.x", u)), var("blockDim.x", u)), var("threadIdx.x", u));
+  return RunSlot{add(mul(run, threads), thread), perThread};
 }
 
 }  // namespace adjoint::analysis

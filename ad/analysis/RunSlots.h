@@ -17,14 +17,13 @@
 namespace adjoint::analysis {
 
 struct RunSlot {
-  ir::ExprPtr slot;       // in [0, threads * perThread), long long
+  ir::ExprPtr slot;       // in [0, threads * perThread), long long: run * threads + thread
   ir::ExprPtr perThread;  // the runs a thread may make, over the kernel's scalar parameters
 };
 
 class RunSlots {
  public:
-  // `invariant`: the kernel's scalar parameters that it never assigns.
-  RunSlots(const ir::Function& kernel, const ThreadIndexing& threads, std::set<std::string> invariant);
+  RunSlots(const ir::Function& kernel, const ThreadIndexing& threads);
   // The slot of a statement of the kernel, or nothing where a loop around it runs a number of
   // times not known before the launch (a while loop, a grid-stride loop, bounds read from memory).
   // A counted loop's iterations are known from its bounds and step where those are literals or
@@ -39,7 +38,7 @@ class RunSlots {
   };
   std::map<const ir::Stmt*, std::vector<Around>> loops_;  // outermost first
   const ThreadIndexing& threads_;
-  std::set<std::string> invariant_;
+  std::set<std::string> invariant_;  // the kernel's scalar parameters that it never assigns
 
   void collect(const ir::StmtList& body, std::vector<Around>& around);
   Around iterations(const ir::Stmt& loop) const;

@@ -450,7 +450,8 @@ class ReverseBuilder {
       g.params.push_back(Param{resultSeed(f_), f_.returnType.element(), Role::ResultAdjoint});
     for (const Param* p : differentiatedParams(f_, r_.wrt))
       g.params.push_back(Param{naming::adjointOf(p->name), p->type.writableIndexed(), Role::Adjoint, p->name});
-    if ((f_.kernel || f_.device) && !tapes_.empty())
+    // (A kernel's tapes become global scratch: transforms/TapeScratch.h.)
+    if (f_.device && !tapes_.empty())
       throw Diagnostic(
           f_.loc,
           "the reverse of '" + f_.name + "' would record values on a tape ('" + tapes_.begin()->first +

@@ -24,6 +24,7 @@ enum class Role {
   ColumnParts,
   SegmentKeys,
   SegmentValues,
+  TapeScratch,
   OptimizerState,
   Hyperparameter
 };
@@ -98,6 +99,14 @@ struct Function {
     ExprPtr perThread;  // slots per thread, over the kernel's scalar parameters
   };
   std::vector<Segments> segments;
+  // Values a kernel's reverse sweep needs of what its loops overwrite: each run of the forward's
+  // store keeps its value in its slot of `name` (a parameter the launcher provides), read back by
+  // the same run of the reverse.
+  struct TapeScratch {
+    std::string name;
+    ExprPtr perThread;  // slots per thread, over the kernel's scalar parameters
+  };
+  std::vector<TapeScratch> tapeScratch;
   // The width C of the columns at which a kernel's thread adds adjoints (index modulo C), when it
   // sums them in registers: its launcher runs blocks in turn only as many at a time as keep each
   // thread on one column (adjoint::resident_grid's `columns`). Null: none.

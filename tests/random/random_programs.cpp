@@ -140,7 +140,9 @@ class Generator {
               : chance(15)                     ? (chance(40)   ? pairKernel(k)
                                                   : chance(40) ? packKernel(k)
                                                                : storageKernel(k))
-              : chance(12)                     ? (chance(70) ? permuteKernel(k) : embeddingKernel(k))
+              : chance(12)                     ? (chance(60)   ? permuteKernel(k)
+                                                  : chance(50) ? embeddingKernel(k)
+                                                               : iteratedKernel(k))
                                                : kernel(k));
     if (kernels_.size() >= 2 && !elementwise_.empty()) out << hostFunction();
     return out.str();
@@ -867,6 +869,27 @@ class Generator {
     std::string end = guarded ? "  }\n}\n\n" : "}\n\n";
     if (!bag) return out + pad + "y[idx] = " + apply(element) + ";\n" + end;
     return out + inner + "s += " + apply(element) + ";\n" + pad + "}\n" + pad + "y[idx] = s;\n" + end;
+  }
+
+  // A value iterated in place by counted loops (one, or two nested; bounds literals or a parameter
+  // K): the reverse needs each iteration's value, which the kernel keeps in global scratch.
+  std::string iteratedKernel(int k) {
+    std::string name = "k" + std::to_string(k);
+    int n = 20 + pick(60), steps = 1 + pick(4);
+    bool parameter = chance(50), nested = chance(30);
+    std::string out = "// KERNEL: " + name + " grid=" + std::to_string((n + 63) / 64) + " block=64 x=[" +
+                      std::to_string(n) + "] p=[1] y=[" + std::to_string(n) + "] n=" + std::to_string(n) +
+                      (parameter ? " K=" + std::to_string(steps) : "") + "\n";
+    out += "__global__ void " + name + "(const double* x, const double* p, double* y, int n" +
+           (parameter ? ", int K" : "") + ") {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) {\n" +
+           "    double v = x[i];\n";
+    const char* steps_[] = {"sin(v) + 0.5 * v", "v * p[0] + 0.25 * sin(v)", "0.5 * v + 0.1 * v * v",
+                            "tanh(v) * p[0] + 0.3 * v"};
+    std::string bound = parameter ? "K" : std::to_string(steps);
+    std::string pad = "    ";
+    out += pad + "for (int s = 0; s < " + bound + "; ++s)" +
+           (nested ? "\n" + pad + "  for (int t = 0; t < 2; ++t)" : "") + " v = " + steps_[pick(4)] + ";\n";
+    return out + "    y[i] = v;\n  }\n}\n\n";
   }
 
   // A row kernel: rows of C elements, one row per thread, per warp or per block, whose threads walk

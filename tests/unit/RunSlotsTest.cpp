@@ -37,7 +37,7 @@ Function kernel(StmtList body) {
 
 std::optional<analysis::RunSlot> slotOf(const Function& f, const Stmt& s) {
   analysis::ThreadIndexing threads(f);
-  return analysis::RunSlots(f, threads, {"n", "K"}).of(s);
+  return analysis::RunSlots(f, threads).of(s);
 }
 
 }  // namespace
@@ -51,7 +51,7 @@ TEST_CASE("a statement a thread runs once is in the thread's slot") {
   CHECK(print(*run->perThread) == "1");
 }
 
-TEST_CASE("counted loops with bounds of literals or parameters number their iterations into the slot") {
+TEST_CASE("counted loops with bounds of literals or parameters number the runs; the threads of a run are neighbours") {
   StmtPtr add = addition();
   StmtPtr inner = upLoop("j", number(0, kInt), var("K", kInt), number(1, kInt), {add});
   Function f = kernel({upLoop("k", number(1, kInt), number(5, kInt), number(1, kInt), {inner})});
@@ -59,8 +59,9 @@ TEST_CASE("counted loops with bounds of literals or parameters number their iter
   REQUIRE(run);
   CHECK(print(*run->perThread) == "4 * static_cast<long long>(K)");
   CHECK(print(*run->slot) ==
-        "((static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) * 4 + (static_cast<long long>(k) - 1)) * "
-        "static_cast<long long>(K) + static_cast<long long>(j)");
+        "((static_cast<long long>(k) - 1) * static_cast<long long>(K) + static_cast<long long>(j)) * "
+        "(static_cast<long long>(gridDim.x) * blockDim.x) + (static_cast<long long>(blockIdx.x) * blockDim.x + "
+        "threadIdx.x)");
 }
 
 TEST_CASE("a lane's strided loop is numbered by its counter's range; a grid-stride loop is not counted") {

@@ -1,0 +1,66 @@
+// Kernels' tapes as global scratch (transforms/TapeScratch.h): a push and its pop at the same slot
+// of a launcher-provided array, and a push whose runs cannot be counted is a diagnostic.
+#include <doctest/doctest.h>
+
+#include "ad/ir/Diagnostic.h"
+#include "ad/ir/Printer.h"
+#include "codegen/Launcher.h"
+#include "transforms/TapeScratch.h"
+
+using namespace adjoint;
+using namespace adjoint::ir;
+
+namespace {
+
+const Type kDouble = Type::of(Scalar::Double);
+const Type kInt = Type::integer();
+
+// for (int s = 0; s < K; ++s) { body }, or its reverse.
+StmtPtr loop(bool reverse, StmtList body) {
+  ExprPtr s = var("s", kInt), bound = var("K", kInt);
+  if (reverse)
+    return forStmt(decl("s", kInt, sub(bound, number(1, kInt))), binary(Op::Ge, s, number(0, kInt)),
+                   assign(s, Op::Sub, number(1, kInt)), std::move(body));
+  return forStmt(decl("s", kInt, number(0, kInt)), binary(Op::Lt, s, bound), assign(s, Op::Add, number(1, kInt)),
+                 std::move(body));
+}
+
+Function kernel(StmtList body) {
+  Function f;
+  f.name = "k_vjp";
+  f.primal = "k";
+  f.kernel = true;
+  f.returnType = Type::of(Scalar::Void);
+  f.params = {{"K", kInt}};
+  f.body = std::move(body);
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("a kernel's tape is a scratch array: the push and the pop of one iteration share a slot") {
+  ExprPtr tape = var("v_tape", Type::tapeOf(kDouble)), v = var("v", kDouble);
+  Function f = kernel({decl("v_tape", Type::tapeOf(kDouble), nullptr), decl("v", kDouble, number(1, kDouble)),
+                       loop(false, {push(tape, v), assign(v, Op::Assign, call("sin", {v}, kDouble))}),
+                       loop(true, {assign(v, Op::Assign, pop(tape))})});
+  transforms::tapesInScratch(f);
+  std::string slot =
+      "static_cast<long long>(s) * (static_cast<long long>(gridDim.x) * blockDim.x) + "
+      "(static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x)";
+  std::string body = print(f.body);
+  CHECK(body.find("v_tape[" + slot + "] = v;") != std::string::npos);
+  CHECK(body.find("v = v_tape[" + slot + "];") != std::string::npos);
+  CHECK(body.find("std::vector") == std::string::npos);
+  REQUIRE(f.tapeScratch.size() == 1);
+  CHECK(print(*f.tapeScratch[0].perThread) == "static_cast<long long>(K)");
+  CHECK(codegen::launcher(f).find("double* v_tape = scratch.take<double>(static_cast<long long>(grid.x) * block.x * "
+                                  "std::max(0LL, static_cast<long long>(K)));") != std::string::npos);
+}
+
+TEST_CASE("a kernel's tape pushed in a while loop has no slots to count: a diagnostic") {
+  ExprPtr tape = var("v_tape", Type::tapeOf(kDouble)), v = var("v", kDouble);
+  Function f = kernel({decl("v_tape", Type::tapeOf(kDouble), nullptr), decl("v", kDouble, number(1, kDouble)),
+                       whileStmt(binary(Op::Gt, v, number(0.5, kDouble)),
+                                 {push(tape, v), assign(v, Op::Assign, call("sin", {v}, kDouble))})});
+  CHECK_THROWS_AS(transforms::tapesInScratch(f), Diagnostic);
+}
