@@ -74,13 +74,16 @@ cudaError_t add_segments(T* target, const unsigned long long* keys, const P* val
                 static_cast<const P*>(sorted_values), count);
 }
 #else
-// The CPU execution's: the same stable sort by key and the same sums, on the host.
+// The CPU execution's: the same order (by key, equal keys in slot order, as the stable radix sort
+// leaves them) and the same sums, on the host. The slot breaks ties instead of std::stable_sort,
+// whose libstdc++ 12 temporary buffer Clang flags as deprecated under -Werror.
 template <class T, class P>
 cudaError_t add_segments(T* target, const unsigned long long* keys, const P* values, long long count, cudaStream_t) {
   if (count <= 0 || !target) return cudaSuccess;
   std::vector<long long> order(static_cast<size_t>(count));
   std::iota(order.begin(), order.end(), 0LL);
-  std::stable_sort(order.begin(), order.end(), [&](long long a, long long b) { return keys[a] < keys[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](long long a, long long b) { return keys[a] < keys[b] || (keys[a] == keys[b] && a < b); });
   std::vector<unsigned long long> sorted_keys(order.size());
   std::vector<P> sorted_values(order.size());
   for (size_t i = 0; i < order.size(); ++i) sorted_keys[i] = keys[order[i]], sorted_values[i] = values[order[i]];
