@@ -448,12 +448,15 @@ class Parallelizer : public Rewriter {
   bool singleIndex(const std::string& bar) const {
     const std::vector<Access>& uses = accesses_.at(bar);
     if (passedOn(uses)) return false;
-    const ExprPtr& front = uses.front().index;
-    if (std::all_of(uses.begin(), uses.end(), [&](const Access& u) { return sameExpr(*u.index, *front); })) return true;
+    std::vector<ExprPtr> indices;
+    for (const Access& u : uses) indices.push_back(threads_.resolvedAt(u.index, *u.stmt));
+    const ExprPtr& front = indices.front();
+    if (std::all_of(indices.begin(), indices.end(), [&](const ExprPtr& i) { return sameExpr(*i, *front); }))
+      return true;
     const Expr& lanes = *literalOffset(*front).first;
     double width = std::abs(stride(lanes));
-    return std::all_of(uses.begin(), uses.end(), [&](const Access& u) {
-      auto [rest, k] = literalOffset(*u.index);
+    return std::all_of(indices.begin(), indices.end(), [&](const ExprPtr& i) {
+      auto [rest, k] = literalOffset(*i);
       return sameExpr(*rest, lanes) && k >= 0 && k < width;
     });
   }
@@ -525,7 +528,7 @@ class Parallelizer : public Rewriter {
     if (!target) return;
     const std::string& bar = target->operands[0]->text;
     std::string read = bar.substr(0, bar.size() - 4) + "[" + print(*target->operands[1]) + "]";
-    Spread spread = threads_.spread(target->operands[1]);
+    Spread spread = threads_.spread(threads_.resolvedAt(target->operands[1], s));
     if (!d_.kernel && !shared) spread = Spread::Varying;
     bool injective =
         (spread == Spread::GridInjective || (shared && spread == Spread::BlockInjective)) && singleIndex(bar);

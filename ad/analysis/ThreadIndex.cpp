@@ -5,6 +5,7 @@
 
 #include "ad/analysis/Activity.h"
 #include "ad/analysis/Loops.h"
+#include "ad/ir/Names.h"
 
 namespace adjoint::analysis {
 
@@ -255,6 +256,10 @@ ExprPtr ThreadIndexing::valueAt(const Expr& e, const Stmt& use) const {
     if (!encloses || !fixed(g)) return nullptr;
   }
   return fixed(set.stmt->expr) ? set.stmt->expr : nullptr;
+}
+
+ExprPtr ThreadIndexing::resolvedAt(const ExprPtr& e, const Stmt& use) const {
+  return refold(substitute(e, [&](const Expr& v) { return onlyDefinition(v) ? nullptr : valueAt(v, use); }));
 }
 
 namespace {

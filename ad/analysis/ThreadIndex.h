@@ -56,6 +56,10 @@ class ThreadIndexing {
   // The value of a local declared once with it, never assigned, outside control that varies
   // between threads (idx of `int idx = (blockIdx.x * blockDim.x + threadIdx.x) * 8;`); else null.
   ir::ExprPtr onlyValue(const ir::Expr& e) const;
+  // e where the statement `use` reads it: each local the forward sweep declares at the top and
+  // sets once under guards that enclose `use` too replaced by the value it sets there (a pack's
+  // view, packed_offset + k, is idx + k where packed_offset = idx under if (idx < N)).
+  ir::ExprPtr resolvedAt(const ir::ExprPtr& e, const ir::Stmt& use) const;
   // Whether the kernel relies on a one-dimensional launch for its injectivity claims.
   bool oneDimensional() const { return oneDimensional_; }
   // What its injectivity claims ask of the launch's blocks: at most C threads where a thread's

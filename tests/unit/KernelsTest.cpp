@@ -182,6 +182,28 @@ TEST_CASE("the lanes of a vector, c * i + k for 0 <= k < c, are a thread's own; 
   CHECK(print(f.body).find("atomicAdd(&x_bar[i + 4 * n + 1], 2.0f)") != std::string::npos);
 }
 
+TEST_CASE("a pack's offset, set once under the guard around its uses, is read as the value it was set to") {
+  // long off = 0; int i = gid; if (i < n) off = 4 * i; ... if (i < n) { x_bar[off + 1] += 2; x_bar[off] += 2; }
+  ExprPtr i = var("i", kInt), n = var("n", kInt), off = var("off", Type::integer("long"));
+  ExprPtr xbar = var("x_bar", kFloats), guard = binary(Op::Lt, i, n);
+  auto lanes = [&] {
+    return StmtList{assign(index(xbar, binary(Op::Add, off, number(1, kInt))), Op::Add, number(2, kFloat)),
+                    assign(index(xbar, off), Op::Add, number(2, kFloat))};
+  };
+  auto accumulated = [&](StmtList uses) {
+    Function f = kernel({decl("off", Type::integer("long"), number(0, Type::integer("long"))), globalIndex("i"),
+                         ifStmt(guard, {assign(off, Op::Assign, binary(Op::Mul, number(4, kInt), i))})});
+    for (StmtPtr& s : uses) f.body.push_back(std::move(s));
+    transforms::parallelizeAdjoints(f, false);
+    return print(f.body);
+  };
+  std::string guarded = accumulated({ifStmt(guard, lanes())});
+  CHECK(guarded.find("atomicAdd") == std::string::npos);
+  CHECK(guarded.find("// x[off + 1]: index injective over threads: plain +=") != std::string::npos);
+  // Outside the guard, off may still hold its 0 in every thread past n.
+  CHECK(accumulated(lanes()).find("atomicAdd(&x_bar[off + 1], 2.0f)") != std::string::npos);
+}
+
 TEST_CASE("--deterministic sorts an adjoint threads may share into segments, unless a loop's runs are not known") {
   ExprPtr xbar = var("x_bar", kFloats);
   ExprPtr j = index(var("idx", Type::integer().pointerTo(true)), cast(kInt, builtin("threadIdx.x")));
