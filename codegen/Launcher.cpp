@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ad/ir/Names.h"
 #include "ad/ir/Naming.h"
 #include "ad/ir/Printer.h"
 
@@ -20,10 +21,17 @@ std::vector<Param> callerParams(const Function& kernel) {
 }
 
 // " * runs" for the slots per thread: a literal as it is (none for 1), an expression over the
-// kernel's scalar parameters (long long) at least 0 (a loop that does not run needs no slots).
-std::string timesRuns(const Expr& perThread) {
-  if (perThread.kind != ExprKind::Number) return " * std::max(0LL, " + print(perThread) + ")";
-  return perThread.value == 1 ? "" : " * " + std::to_string(std::max(0LL, static_cast<long long>(perThread.value)));
+// kernel's scalar parameters and the launch's sizes (long long) at least 0 (a loop that does not
+// run needs no slots).
+std::string timesRuns(const ExprPtr& perThread) {
+  if (perThread->kind != ExprKind::Number) {
+    ExprPtr launched = substitute(perThread, [](const Expr& v) -> ExprPtr {
+      if (v.text == "blockDim.x") return var("block.x", v.type);
+      return v.text == "gridDim.x" ? var("grid.x", v.type) : nullptr;
+    });
+    return " * std::max(0LL, " + print(*launched) + ")";
+  }
+  return perThread->value == 1 ? "" : " * " + std::to_string(std::max(0LL, static_cast<long long>(perThread->value)));
 }
 
 // The slots of the kernel's sort-and-segment sums (adjoints added at indices read from data):
@@ -35,7 +43,7 @@ std::string segmentSlots(const Function& kernel) {
       "  // slot of its own; the pairs are sorted by index and added below, each index's in slot order.\n";
   if (kernel.columnSums.empty()) body += "  adjoint::Scratch scratch(stream);\n";
   for (const Function::Segments& g : kernel.segments) {
-    std::string runs = timesRuns(*g.perThread);
+    std::string runs = timesRuns(g.perThread);
     body += "  long long " + g.slots + " = static_cast<long long>(grid.x) * block.x" + runs + ";\n";
   }
   for (const Function::Segments& g : kernel.segments)
@@ -59,7 +67,7 @@ std::string tapeSlots(const Function& kernel, bool scratch) {
   if (!scratch) body += "  adjoint::Scratch scratch(stream);\n";
   for (const Function::TapeScratch& t : kernel.tapeScratch) {
     std::string element = kernel.param(t.name)->type.scalarSpelling();
-    std::string runs = timesRuns(*t.perThread);
+    std::string runs = timesRuns(t.perThread);
     body += "  " + element + "* " + t.name + " = scratch.take<" + element +
             ">(static_cast<long long>(grid.x) * block.x" + runs + ");\n";
   }

@@ -615,8 +615,8 @@ class Parallelizer : public Rewriter {
           "--deterministic: the adjoint of " + read + " needs a floating-point atomicAdd (threads may share the index" +
               (global ? ", and a loop around it runs a number of times not known before the launch)" : ")"),
           global ? "a sort-and-segment sum records a slot per run of the addition: a thread runs it "
-                   "once, or in counted loops whose bounds are literals or the kernel's scalar "
-                   "parameters; or drop --deterministic"
+                   "once, or in counted loops whose bounds are literals, the kernel's scalar "
+                   "parameters or blockDim.x; or drop --deterministic"
                  : "index arrays read in the kernel by the thread's index (i = blockIdx.x * blockDim.x "
                    "+ threadIdx.x), or drop --deterministic");
     }

@@ -59,11 +59,12 @@ class Scratch : public Rewriter {
   analysis::RunSlot slotOf(const Stmt& s, const std::string& tape) const {
     std::optional<analysis::RunSlot> run = runs_.of(s);
     if (!run)
-      throw Diagnostic(d_.loc,
-                       "the reverse of '" + d_.primal + "' would record values on a tape ('" + tape +
-                           "') in a loop whose runs cannot be counted before the launch",
-                       "kernels keep such values in global scratch, a slot per run, in counted loops whose bounds are "
-                       "literals or the kernel's scalar parameters; or declare a new local instead of reassigning one");
+      throw Diagnostic(
+          d_.loc,
+          "the reverse of '" + d_.primal + "' would record values on a tape ('" + tape +
+              "') in a loop whose runs cannot be counted before the launch",
+          "kernels keep such values in global scratch, a slot per run, in counted loops whose bounds are "
+          "literals, the kernel's scalar parameters or blockDim.x; or declare a new local instead of reassigning one");
     return *run;
   }
 

@@ -10,6 +10,8 @@ RunSlots::RunSlots(const Function& kernel, const ThreadIndexing& threads) : thre
   std::set<std::string> assigned = assignedVariables(kernel.body);
   for (const Param& p : kernel.params)
     if (!p.type.pointer && !assigned.count(p.name)) invariant_.insert(p.name);
+  // The launch's sizes, which the launcher knows as block.x and grid.x.
+  invariant_.insert({"blockDim.x", "gridDim.x"});
   std::vector<Around> around;
   collect(kernel.body, around);
 }
@@ -33,7 +35,8 @@ bool RunSlots::isInvariant(const ExprPtr& e) const {
 
 // The counter v of a counted loop of a positive step s takes values from lo by s, below past: run
 // k of the loop is at (v - lo) / s, of (past - lo + s - 1) / s runs. Where lo or past differs
-// between threads but v keeps to [0, B): v / s, of (B + s - 1) / s.
+// between threads but v keeps to [0, B): v / s, of (B + s - 1) / s (the runs of one thread are s
+// apart, so each has its own v / s, and v < B keeps it below (B + s - 1) / s).
 RunSlots::Around RunSlots::iterations(const Stmt& loop) const {
   CountedLoop l;
   if (!asCountedLoop(loop, l) && !asReversedStridedLoop(loop, l)) return {false, nullptr, nullptr};
@@ -50,6 +53,8 @@ RunSlots::Around RunSlots::iterations(const Stmt& loop) const {
   ExprPtr past = cast(wide, !l.increasing ? next(l.first) : l.inclusive ? next(l.bound) : l.bound);
   if (isInvariant(lo) && isInvariant(past)) return {true, div(sub(counter, lo), step), runs(lo, past)};
   ExprPtr range = threads_.counterRange(l.counter).bound;
+  // A grid-stride loop's counter starts at the thread's index: it keeps to [0, past) as well.
+  if (!range && threads_.isThreadIndex(*lo) && isInvariant(past)) range = past;
   if (range && isInvariant(range)) return {true, div(counter, step), runs(number(0, wide), cast(wide, range))};
   return {false, nullptr, nullptr};
 }

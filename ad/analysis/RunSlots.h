@@ -18,17 +18,20 @@ namespace adjoint::analysis {
 
 struct RunSlot {
   ir::ExprPtr slot;       // in [0, threads * perThread), long long: run * threads + thread
-  ir::ExprPtr perThread;  // the runs a thread may make, over the kernel's scalar parameters
+  ir::ExprPtr perThread;  // the runs a thread may make, over the kernel's scalar parameters and
+                          // the launch's sizes
 };
 
 class RunSlots {
  public:
   RunSlots(const ir::Function& kernel, const ThreadIndexing& threads);
   // The slot of a statement of the kernel, or nothing where a loop around it runs a number of
-  // times not known before the launch (a while loop, a grid-stride loop, bounds read from memory).
-  // A counted loop's iterations are known from its bounds and step where those are literals or
-  // scalar parameters, or, where one end differs between threads (a lane's c = lane; c < C;
-  // c += 32), from the range its counter keeps to ([0, C)).
+  // times not known before the launch (a while loop, bounds read from memory).
+  // A counted loop's iterations are known from its bounds and step where those are literals,
+  // scalar parameters or the launch's sizes (blockDim.x, gridDim.x), or, where one end differs
+  // between threads (a lane's c = lane; c < C; c += 32, a block's c = threadIdx.x; c < C;
+  // c += blockDim.x, a grid-stride loop from the thread's index), from the range its counter
+  // keeps to ([0, C)).
   std::optional<RunSlot> of(const ir::Stmt& s) const;
 
  private:

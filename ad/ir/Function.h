@@ -96,7 +96,7 @@ struct Function {
   // in a fixed order.
   struct Segments {
     std::string keys, values, slots, target;
-    ExprPtr perThread;  // slots per thread, over the kernel's scalar parameters
+    ExprPtr perThread;  // slots per thread, over the kernel's scalar parameters and blockDim.x, gridDim.x
   };
   std::vector<Segments> segments;
   // Values a kernel's reverse sweep needs of what its loops overwrite: each run of the forward's
@@ -104,7 +104,7 @@ struct Function {
   // the same run of the reverse.
   struct TapeScratch {
     std::string name;
-    ExprPtr perThread;  // slots per thread, over the kernel's scalar parameters
+    ExprPtr perThread;  // slots per thread, over the kernel's scalar parameters and blockDim.x, gridDim.x
   };
   std::vector<TapeScratch> tapeScratch;
   // The width C of the columns at which a kernel's thread adds adjoints (index modulo C), when it

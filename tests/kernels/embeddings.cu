@@ -92,3 +92,27 @@ __global__ void scaled_gather(const float* w, const int* idx, const float* a, fl
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = a[0] * w[idx[i]];
 }
+
+// A block per token, its threads walking the channels by the block's size (fewer threads than
+// channels: several runs a thread). The runs a thread may make are counted from C and the block's
+// size, which the launcher knows; the positions' adjoints are shared by the tokens at one position
+// and sorted the same way.
+// KERNEL: embedding_rows grid=6 block=4 out=[60] inp=[6:0:5] wte=[50] wpe=[30] BT=6 T=3 C=10 deterministic
+// KERNEL: embedding_rows grid=6 block=32 out=[60] inp=[6:0:5] wte=[50] wpe=[30] BT=6 T=3 C=10 deterministic
+// BENCH: embedding_rows grid=8192 block=256 out=[6291456] inp=[8192:0:50257] wte=[38597376] wpe=[786432] BT=8192 T=1024 C=768 deterministic
+__global__ void embedding_rows(float* out, const int* inp, const float* wte, const float* wpe, int BT, int T, int C) {
+  int bt = blockIdx.x;
+  if (bt >= BT) return;
+  const float* token = wte + inp[bt] * C;
+  const float* position = wpe + (bt % T) * C;
+  float* o = out + bt * C;
+  for (int c = threadIdx.x; c < C; c += blockDim.x) o[c] = token[c] + position[c];
+}
+
+// A gather in a grid-stride loop, fewer threads than elements: a thread's runs are counted from n
+// and the grid's size (run k of thread g takes slot g + k * threads, the element's own index).
+// KERNEL: gather_grid_stride grid=2 block=8 x=[12] idx=[70:0:12] y=[70] n=70 deterministic
+// BENCH: gather_grid_stride grid=1024 block=256 x=[1048576] idx=[16777216:0:1048576] y=[16777216] n=16777216 deterministic
+__global__ void gather_grid_stride(const float* x, const int* idx, float* y, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) y[i] = 3.0f * sinf(x[idx[i]]);
+}

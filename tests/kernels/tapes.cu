@@ -43,3 +43,25 @@ __global__ void row_products(const double* x, const double* w, double* y, int ro
     for (int k = 0; k < 2; ++k) p = p * (1.0 + 0.25 * w[c] * x[r * C + c]) - 0.1 * k * p * p;
   y[r] = p;
 }
+
+// A block per row, each thread walking its columns by the block's size and folding them into a
+// value kept in place: its slots per thread are counted from C and blockDim.x.
+// KERNEL: block_row_fold grid=3 block=4 x=[30] y=[12] C=10
+// KERNEL: block_row_fold grid=2 block=16 x=[20] y=[32] C=10
+__global__ void block_row_fold(const float* x, float* y, int C) {
+  const float* row = x + blockIdx.x * C;
+  float v = 1.0f;
+  for (int c = threadIdx.x; c < C; c += blockDim.x) v = v * (0.5f + row[c]) - 0.1f * v * v;
+  y[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+
+// A value iterated a literal number of times in each run of a grid-stride loop: the slots per
+// thread are counted from n and the grid's size, times the inner loop's three.
+// KERNEL: iterate_grid_stride grid=2 block=8 x=[50] y=[50] n=50
+__global__ void iterate_grid_stride(const float* x, float* y, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    float v = x[i];
+    for (int s = 0; s < 3; ++s) v = sinf(v) + 0.5f * v;
+    y[i] = v;
+  }
+}

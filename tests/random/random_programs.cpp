@@ -828,26 +828,44 @@ class Generator {
   }
 
   // An embedding: rows of a table x picked by an index array, one thread per channel of an output
-  // row, perhaps through a pointer to the row, perhaps summing K rows of a bag in a counted loop
-  // (bound a literal or a parameter). x's adjoint scatters at indices read from data; run under
-  // --deterministic at random, which sorts the additions by index instead of adding atomically.
+  // row (perhaps in a grid-stride loop over fewer threads) or a block per output row (its threads
+  // walking the channels by blockDim.x), perhaps through
+  // a pointer to the row, perhaps summing K rows of a bag in a counted loop (bound a literal or a
+  // parameter). x's adjoint scatters at indices read from data; run under --deterministic at
+  // random, which sorts the additions by index instead of adding atomically.
   std::string embeddingKernel(int k) {
     std::string name = "k" + std::to_string(k);
     int rows = 3 + pick(6), columns = 2 + pick(7), outputs = 2 + pick(6), bag = chance(50) ? 2 + pick(3) : 0;
-    bool literalBag = chance(50);
+    bool literalBag = chance(50), blockRows = chance(40), gridStride = !blockRows && chance(40);
     int ids = outputs * std::max(bag, 1);
-    std::string out = "// KERNEL: " + name + " grid=" + std::to_string((outputs * columns + 63) / 64) +
-                      " block=64 x=[" + std::to_string(rows * columns) + "] ids=[" + std::to_string(ids) +
-                      ":0:" + std::to_string(rows) + "] p=[1] y=[" + std::to_string(outputs * columns) +
-                      "] M=" + std::to_string(outputs) + " C=" + std::to_string(columns);
+    std::string launch = blockRows    ? " grid=" + std::to_string(outputs) + " block=" + std::to_string(1 + pick(4))
+                         : gridStride ? " grid=1 block=" + std::to_string(2 + pick(6))
+                                      : " grid=" + std::to_string((outputs * columns + 63) / 64) + " block=64";
+    std::string out = "// KERNEL: " + name + launch + " x=[" + std::to_string(rows * columns) + "] ids=[" +
+                      std::to_string(ids) + ":0:" + std::to_string(rows) + "] p=[1] y=[" +
+                      std::to_string(outputs * columns) + "] M=" + std::to_string(outputs) +
+                      " C=" + std::to_string(columns);
     if (bag && !literalBag) out += " K=" + std::to_string(bag);
     out += chance(50) ? " deterministic\n" : "\n";
     out += "__global__ void " + name + "(const double* x, const int* ids, const double* p, double* y, int M, int C" +
-           (bag && !literalBag ? ", int K" : "") + ") {\n  int idx = blockIdx.x * blockDim.x + threadIdx.x;\n";
-    bool guarded = chance(50);
+           (bag && !literalBag ? ", int K" : "") + ") {\n";
+    std::string past = blockRows ? "m >= M" : "idx >= M * C", within = blockRows ? "m < M" : "idx < M * C";
+    bool guarded = gridStride || chance(50);
     std::string pad = guarded ? "    " : "  ";
-    out += guarded ? "  if (idx < M * C) {\n" : "  if (idx >= M * C) return;\n";
-    out += pad + "int m = idx / C;\n" + pad + "int c = idx % C;\n";
+    if (gridStride) {
+      out += "  for (int idx = blockIdx.x * blockDim.x + threadIdx.x; idx < M * C; idx += blockDim.x * gridDim.x) {\n";
+    } else {
+      out += blockRows ? "  int m = blockIdx.x;\n" : "  int idx = blockIdx.x * blockDim.x + threadIdx.x;\n";
+      out += guarded ? "  if (" + within + ") {\n" : "  if (" + past + ") return;\n";
+    }
+    std::string end = guarded ? "  }\n}\n\n" : "}\n\n";
+    if (blockRows) {
+      out += pad + "for (int c = threadIdx.x; c < C; c += blockDim.x) {\n";
+      end = pad + "}\n" + end;
+      pad += "  ";
+    } else {
+      out += pad + "int m = idx / C;\n" + pad + "int c = idx % C;\n";
+    }
     const char* terms[] = {"% * %", "sin(%)", "p[0] * %", "exp(0.5 * %)"};
     std::string term = terms[pick(4)], element;
     auto apply = [&](const std::string& e) {
@@ -866,25 +884,39 @@ class Generator {
       out += inner + "int r = " + id + ";\n";
       element = "x[r * C + c]";
     }
-    std::string end = guarded ? "  }\n}\n\n" : "}\n\n";
-    if (!bag) return out + pad + "y[idx] = " + apply(element) + ";\n" + end;
-    return out + inner + "s += " + apply(element) + ";\n" + pad + "}\n" + pad + "y[idx] = s;\n" + end;
+    std::string target = blockRows ? "y[m * C + c]" : "y[idx]";
+    if (!bag) return out + pad + target + " = " + apply(element) + ";\n" + end;
+    return out + inner + "s += " + apply(element) + ";\n" + pad + "}\n" + pad + target + " = s;\n" + end;
   }
 
   // A value iterated in place by counted loops (one, or two nested; bounds literals or a parameter
-  // K): the reverse needs each iteration's value, which the kernel keeps in global scratch.
+  // K; in each run of a grid-stride loop, or not), or by a block's threads walking a row by
+  // blockDim.x: the reverse needs each iteration's value, which the kernel keeps in global scratch.
   std::string iteratedKernel(int k) {
     std::string name = "k" + std::to_string(k);
-    int n = 20 + pick(60), steps = 1 + pick(4);
-    bool parameter = chance(50), nested = chance(30);
-    std::string out = "// KERNEL: " + name + " grid=" + std::to_string((n + 63) / 64) + " block=64 x=[" +
-                      std::to_string(n) + "] p=[1] y=[" + std::to_string(n) + "] n=" + std::to_string(n) +
-                      (parameter ? " K=" + std::to_string(steps) : "") + "\n";
-    out += "__global__ void " + name + "(const double* x, const double* p, double* y, int n" +
-           (parameter ? ", int K" : "") + ") {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) {\n" +
-           "    double v = x[i];\n";
     const char* steps_[] = {"sin(v) + 0.5 * v", "v * p[0] + 0.25 * sin(v)", "0.5 * v + 0.1 * v * v",
                             "tanh(v) * p[0] + 0.3 * v"};
+    if (chance(30)) {
+      int rows = 1 + pick(3), block = 1 + pick(4), columns = 2 + pick(9);
+      return "// KERNEL: " + name + " grid=" + std::to_string(rows) + " block=" + std::to_string(block) + " x=[" +
+             std::to_string(rows * columns) + "] p=[1] y=[" + std::to_string(rows * block) +
+             "] C=" + std::to_string(columns) + "\n__global__ void " + name +
+             "(const double* x, const double* p, double* y, int C) {\n  double v = p[0];\n"
+             "  for (int c = threadIdx.x; c < C; c += blockDim.x) v = " +
+             steps_[pick(4)] +
+             " + 0.5 * x[blockIdx.x * C + c];\n  y[blockIdx.x * blockDim.x + threadIdx.x] = v;\n}\n\n";
+    }
+    int n = 20 + pick(60), steps = 1 + pick(4);
+    bool parameter = chance(50), nested = chance(30), gridStride = chance(30);
+    std::string launch = gridStride ? " grid=1 block=" + std::to_string(4 + pick(12))
+                                    : " grid=" + std::to_string((n + 63) / 64) + " block=64";
+    std::string out = "// KERNEL: " + name + launch + " x=[" + std::to_string(n) + "] p=[1] y=[" + std::to_string(n) +
+                      "] n=" + std::to_string(n) + (parameter ? " K=" + std::to_string(steps) : "") + "\n";
+    out += "__global__ void " + name + "(const double* x, const double* p, double* y, int n" +
+           (parameter ? ", int K" : "") + ") {\n" +
+           (gridStride ? "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {\n"
+                       : "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) {\n") +
+           "    double v = x[i];\n";
     std::string bound = parameter ? "K" : std::to_string(steps);
     std::string pad = "    ";
     out += pad + "for (int s = 0; s < " + bound + "; ++s)" +

@@ -64,17 +64,28 @@ TEST_CASE("counted loops with bounds of literals or parameters number the runs; 
         "threadIdx.x)");
 }
 
-TEST_CASE("a lane's strided loop is numbered by its counter's range; a grid-stride loop is not counted") {
-  StmtPtr add = addition(), other = addition();
-  ExprPtr lane = binary(Op::Rem, var("threadIdx.x", kUnsigned), number(32, kUnsigned));
-  Function f = kernel(
-      {decl("lane", kInt, cast(kInt, lane)), upLoop("c", var("lane", kInt), var("n", kInt), number(32, kInt), {add})});
-  auto run = slotOf(f, *add);
-  REQUIRE(run);
-  CHECK(print(*run->perThread) == "(static_cast<long long>(n) + 31) / 32");
-  ExprPtr gridStride = binary(Op::Mul, var("blockDim.x", kUnsigned), var("gridDim.x", kUnsigned));
-  ExprPtr first = binary(Op::Add, binary(Op::Mul, var("blockIdx.x", kUnsigned), var("blockDim.x", kUnsigned)),
-                         var("threadIdx.x", kUnsigned));
-  Function g = kernel({upLoop("i", cast(kInt, first), var("n", kInt), cast(kInt, gridStride), {other})});
-  CHECK_FALSE(slotOf(g, *other));
+TEST_CASE("strided loops from the lane, the thread or the grid's thread are numbered by their counters' range") {
+  auto counted = [](ExprPtr first, ExprPtr step) {
+    StmtPtr add = addition();
+    Function f =
+        kernel({decl("lane", kInt, cast(kInt, binary(Op::Rem, var("threadIdx.x", kUnsigned), number(32, kUnsigned)))),
+                upLoop("c", std::move(first), var("n", kInt), std::move(step), {add})});
+    auto run = slotOf(f, *add);
+    return run ? print(*run->perThread) + " at " + print(*run->slot) : std::string("not counted");
+  };
+  CHECK(counted(var("lane", kInt), number(32, kInt)) ==
+        "(static_cast<long long>(n) + 31) / 32 at static_cast<long long>(c) / 32 * (static_cast<long long>(gridDim.x) "
+        "* blockDim.x) + (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x)");
+  ExprPtr blockDim = var("blockDim.x", kUnsigned);
+  CHECK(counted(cast(kInt, var("threadIdx.x", kUnsigned)), blockDim)
+            .find("(static_cast<long long>(n) + static_cast<long long>(blockDim.x) - 1) / "
+                  "static_cast<long long>(blockDim.x) at") == 0);
+  ExprPtr gridStride = binary(Op::Mul, blockDim, var("gridDim.x", kUnsigned));
+  ExprPtr gid = binary(Op::Add, binary(Op::Mul, var("blockIdx.x", kUnsigned), blockDim), var("threadIdx.x", kUnsigned));
+  CHECK(counted(cast(kInt, gid), gridStride)
+            .find("(static_cast<long long>(n) + static_cast<long long>(blockDim.x * gridDim.x) - 1) / "
+                  "static_cast<long long>(blockDim.x * gridDim.x) at static_cast<long long>(c) / ") == 0);
+  // From a value read from memory, the counter's range is not known.
+  CHECK(counted(index(var("x", Type::of(Scalar::Float).pointerTo(false)), number(0, kInt)), number(1, kInt)) ==
+        "not counted");
 }
