@@ -185,6 +185,35 @@ int main(int argc, char** argv) {{
 """
 
 
+def build_for_sm90(nvcc, flags, generated, work):
+    """The generated kernels must build for the GPU, even where none runs them: nvcc's front end
+    reads host and device code, and the device code is compiled for sm_90 (-cuda stops short of
+    compiling the host code with the host compiler, which checks nothing more). nvcc's time goes
+    to CUDA's headers, so the files are built as few translation units that include them: one per
+    time a kernel was generated (a kernel generated twice, checked with and without
+    --deterministic, defines the same functions twice). Only where one fails (a rejected file, or
+    two files that define the same helper) is each of its files built alone, which names the file."""
+    def build(source):
+        return run([nvcc, *flags, "-cuda", source, "-o", source + ".ii"])
+    units, seen = [], {}  # a kernel's n-th set of files goes to the n-th unit
+    for sources, kernel in dict((tuple(s), k) for k, s in generated).items():
+        n = seen.get(kernel, 0)
+        seen[kernel] = n + 1
+        if n == len(units):
+            units.append([])
+        units[n] += sources
+    for n, unit in enumerate(units):
+        together = os.path.join(work, f"generated_sm90_{n}.cu")
+        with open(together, "w") as f:
+            f.writelines(f'#include "{os.path.basename(s)}"\n' for s in unit)
+        if build(together).returncode == 0:
+            continue
+        for s in unit:
+            r = build(s)
+            if r.returncode != 0:
+                sys.exit(f"nvcc rejected {os.path.basename(s)}:\n{r.stdout}{r.stderr}")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("path")
@@ -207,6 +236,8 @@ def main():
     if not nvcc:
         print("note: no nvcc (not found, or --nvcc none): the generated kernels are not built for sm_90 in this run")
     failures = []
+    generated = []
+    nvcc_flags = ["-std=c++17", "-arch=sm_90", "-Werror", "all-warnings", "-I", args.runtime, "-I", work]
     host = [args.cxx, "-std=c++17", "-O1", "-x", "c++", "-DADJOINT_CPU_EXECUTION", "-Wall", "-Wextra", "-Werror",
             "-Wno-unused-parameter", *args.cxxflags.split(), "-I", args.runtime, "-I", os.path.join(args.runtime, "adjoint", "cpu"),
             "-I", work]
@@ -246,15 +277,7 @@ def main():
                 f.write(harness(included, spelling, stem, grid, block, shmem, specs, *params, args.seed, mode))
         exe = os.path.join(work, f"{stem}.{modes[0]}")
         main_file = exe + ".cu"
-        nvcc_flags = ["-std=c++17", "-arch=sm_90", "-Werror", "all-warnings", "-I", args.runtime, "-I", work]
-        if nvcc and not args.gpu:
-            # The generated kernels must build for the GPU, even where none runs them: nvcc's front end
-            # reads host and device code, and the device code is compiled for sm_90 (-cuda stops
-            # short of compiling the host code with the host compiler, which checks nothing more).
-            for s in sources:
-                r = run([nvcc, *nvcc_flags, "-cuda", s, "-o", os.path.join(work, os.path.basename(s) + ".ii")])
-                if r.returncode != 0:
-                    sys.exit(f"nvcc rejected {os.path.basename(s)}:\n{r.stdout}{r.stderr}")
+        generated.append((kernel, sources))
         # 16-bit storage (__nv_bfloat16, __half): the CPU checks keep values unrounded
         # (ADJOINT_WIDE_STORAGE), where finite differences can see the derivatives; a second CPU
         # build, and the GPU's, round as the formats do and are compared with the float64 reference.
@@ -288,6 +311,8 @@ def main():
                 print(f"{r.stdout}{r.stderr}", end="")
         if r.returncode != 0:
             failures.append(stem)
+    if nvcc and not args.gpu:
+        build_for_sm90(nvcc, nvcc_flags, generated, work)
     if failures:
         sys.exit(f"failed: {' '.join(failures)}; generated code in {work}")
     if not args.keep:

@@ -20,7 +20,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from prelude import precompiled_prelude  # noqa: E402
-from run_kernel_case import PRELUDE, cpu_source, kernel_lines, launcher_params, run  # noqa: E402
+from run_kernel_case import PRELUDE, build_for_sm90, cpu_source, kernel_lines, launcher_params, run  # noqa: E402
 
 HYPER = {"sgd": [("lr", "0.05")], "momentum": [("lr", "0.05"), ("momentum", "0.9")],
          "adamw": [("lr", "0.01"), ("beta1", "0.9"), ("beta2", "0.999"), ("eps", "1e-8"), ("weight_decay", "0.01")]}
@@ -170,7 +170,7 @@ def main():
     with open(case) as src, open(cpu_case, "w") as dst:
         dst.write(cpu_source(src.read()))
     nvcc = args.nvcc if args.nvcc != "none" and os.path.exists(args.nvcc) else None
-    failures = []
+    failures, generated = [], []
     # The generated sources get the full warnings; the harness includes them through the case.
     host = [args.cxx, "-std=c++17", "-O1", "-x", "c++", "-DADJOINT_CPU_EXECUTION", "-Wall", "-Wextra", "-Werror",
             "-Wno-unused-parameter", *args.cxxflags.split(), "-I", args.runtime,
@@ -189,18 +189,12 @@ def main():
             if r.returncode != 0:
                 sys.exit(f"adjoint {command} --fn {fn} failed:\n{r.stderr}")
             sources.append(out)
+            generated.append((kind, [out]))  # the grad files in one unit, the training steps in another
         header = open(os.path.join(work, f"{fn}.grad.h")).read()
         main_file = os.path.join(work, f"{fn}.{optimizer}.check.cu")
         with open(main_file, "w") as f:
             f.write(harness(cpu_case, fn, specs, launcher_params(header, fn + "_vjp", True), trained, optimizer, loss,
                             args.seed, deterministic))
-        if nvcc:
-            for s in sources:
-                # (-cuda: nvcc's front end and the device code's compilation, as in run_kernel_case.py)
-                r = run([nvcc, "-std=c++17", "-arch=sm_90", "-Werror", "all-warnings", "-I", args.runtime, "-I", work,
-                         "-cuda", s, "-o", s + ".ii"])
-                if r.returncode != 0:
-                    sys.exit(f"nvcc rejected {os.path.basename(s)}:\n{r.stdout}{r.stderr}")
         exe = main_file[:-3]
         r = run([*host, main_file, *sources, "-o", exe])
         if r.returncode != 0:
@@ -209,6 +203,9 @@ def main():
         print(f"== {fn} ({optimizer})\n{r.stdout}{r.stderr}", end="")
         if r.returncode != 0:
             failures.append(f"{fn} ({optimizer})")
+    if nvcc:
+        build_for_sm90(nvcc, ["-std=c++17", "-arch=sm_90", "-Werror", "all-warnings", "-I", args.runtime, "-I", work],
+                       generated, work)
     if failures:
         sys.exit(f"failed: {', '.join(failures)}; generated code in {work}")
     if not args.keep:
