@@ -10,8 +10,6 @@
 // GPU would hang or compute garbage.
 #pragma once
 
-#include <ucontext.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -23,6 +21,8 @@
 #include <functional>
 #include <memory>
 #include <vector>
+
+#include "adjoint/fiber.h"
 
 #define __global__
 #define __device__
@@ -164,12 +164,11 @@ class BlockRun {
  public:
   enum class State { Ready, AtBarrier, AtWarpSync, Done };
 
-  // The stacks are allocated once per launch and not touched until a fiber uses them.
   BlockRun(dim3 block, std::function<void()> body)
       : block_(block),
         body_(std::move(body)),
         fibers_(size_t{block.x} * block.y * block.z),
-        stacks_(new char[fibers_.size() * kStackBytes]),
+        stacks_(stacks(fibers_.size())),
         exchange_(fibers_.size()) {}
 
   static BlockRun*& current() {
@@ -198,31 +197,40 @@ class BlockRun {
  private:
   static constexpr size_t kStackBytes = 128 * 1024;
   struct Fiber {
-    ucontext_t context;
+    FiberContext context;
     State state = State::Ready;
   };
   dim3 block_;
   std::function<void()> body_;
   std::vector<Fiber> fibers_;
-  std::unique_ptr<char[]> stacks_;
+  char* stacks_;
   std::vector<uint64_t> exchange_;
-  ucontext_t scheduler_;
+  FiberContext scheduler_;
   size_t running_ = 0;
+
+  // The fibers' stacks, kept from launch to launch (one launch runs at a time): a fresh allocation
+  // per launch would be mapped again and fault in page by page each time.
+  static char* stacks(size_t fibers) {
+    static std::unique_ptr<char[]> storage;
+    static size_t capacity = 0;
+    if (fibers > capacity) {
+      storage.reset(new char[fibers * kStackBytes]);
+      capacity = fibers;
+    }
+    return storage.get();
+  }
 
   static void entry() {
     BlockRun* run = current();
     run->body_();
-    run->fibers_[run->running_].state = State::Done;
+    Fiber& f = run->fibers_[run->running_];
+    f.state = State::Done;
+    switchFiber(f.context, run->scheduler_);
   }
 
   void start(size_t t) {
-    Fiber& f = fibers_[t];
-    getcontext(&f.context);
-    f.context.uc_stack.ss_sp = stacks_.get() + t * kStackBytes;
-    f.state = State::Ready;
-    f.context.uc_stack.ss_size = kStackBytes;
-    f.context.uc_link = &scheduler_;
-    makecontext(&f.context, &BlockRun::entry, 0);
+    fibers_[t].state = State::Ready;
+    prepare(fibers_[t].context, stacks_ + t * kStackBytes, kStackBytes, &BlockRun::entry);
   }
 
   void resume(size_t t) {
@@ -230,12 +238,12 @@ class BlockRun {
     unsigned bx = block_.x, by = block_.y;
     threadIdx =
         uint3{static_cast<unsigned>(t % bx), static_cast<unsigned>(t / bx % by), static_cast<unsigned>(t / (bx * by))};
-    swapcontext(&scheduler_, &fibers_[t].context);
+    switchFiber(scheduler_, fibers_[t].context);
   }
 
   void wait(State s) {
     fibers_[running_].state = s;
-    swapcontext(&fibers_[running_].context, &scheduler_);
+    switchFiber(fibers_[running_].context, scheduler_);
   }
 
   // Runs every ready thread until it waits or finishes, then releases the barriers all
