@@ -563,12 +563,14 @@ int runCheck(const CheckOptions& o) {
                               : harness(o, *g, stem, source.str().str(), *ranges);
   if (!o.emitHarness.empty()) return writeFile(o.emitHarness, text) ? 0 : 1;
 
-  llvm::sys::fs::create_directories(d + "/adjoint/cpu");
   kernel = kernel || host;
   std::string ext = kernel ? ".cu" : ".cpp";
-  written = written && writeFile(d + "/adjoint/verify.h", kVerifyHeader) && writeFile(d + "/check" + ext, text);
-  for (const auto& header : kKernelHeaders)
-    written = written && (!kernel || writeFile(d + "/adjoint/" + header.name, header.text));
+  written = written && writeFile(d + "/check" + ext, text);
+  for (const auto& header : kRuntimeHeaders) {
+    std::string path = d + "/adjoint/" + header.name;
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path));
+    written = written && writeFile(path, header.text);
+  }
   for (const PipelineResult* r : {&g->grad, &g->jvp}) {
     std::string base = d + "/" + stem + (r == &g->grad ? ".grad" : g->train ? ".train" : ".jvp");
     written = written && writeFile(base + ext, r->output.source) && writeFile(base + ".h", r->output.header);
