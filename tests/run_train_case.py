@@ -170,7 +170,7 @@ def main():
     with open(case) as src, open(cpu_case, "w") as dst:
         dst.write(cpu_source(src.read()))
     nvcc = args.nvcc if args.nvcc != "none" and os.path.exists(args.nvcc) else None
-    failures, generated = [], []
+    failures = []
     # The generated sources get the full warnings; the harness includes them through the case.
     host = [args.cxx, "-std=c++17", "-O1", "-x", "c++", "-DADJOINT_CPU_EXECUTION", "-Wall", "-Wextra", "-Werror",
             "-Wno-unused-parameter", *args.cxxflags.split(), "-I", args.runtime,
@@ -189,12 +189,16 @@ def main():
             if r.returncode != 0:
                 sys.exit(f"adjoint {command} --fn {fn} failed:\n{r.stderr}")
             sources.append(out)
-            generated.append((kind, [out]))  # the grad files in one unit, the training steps in another
         header = open(os.path.join(work, f"{fn}.grad.h")).read()
         main_file = os.path.join(work, f"{fn}.{optimizer}.check.cu")
         with open(main_file, "w") as f:
             f.write(harness(cpu_case, fn, specs, launcher_params(header, fn + "_vjp", True), trained, optimizer, loss,
                             args.seed, deterministic))
+        if nvcc:
+            # Built now, a unit each: the next line of the same function writes the same files again,
+            # and a function's vjp and training step both define the kernels it launches.
+            build_for_sm90(nvcc, ["-std=c++17", "-arch=sm_90", "-Werror", "all-warnings", "-I", args.runtime, "-I", work],
+                           [(fn, [s]) for s in sources], work)
         exe = main_file[:-3]
         r = run([*host, main_file, *sources, "-o", exe])
         if r.returncode != 0:
@@ -203,9 +207,6 @@ def main():
         print(f"== {fn} ({optimizer})\n{r.stdout}{r.stderr}", end="")
         if r.returncode != 0:
             failures.append(f"{fn} ({optimizer})")
-    if nvcc:
-        build_for_sm90(nvcc, ["-std=c++17", "-arch=sm_90", "-Werror", "all-warnings", "-I", args.runtime, "-I", work],
-                       generated, work)
     if failures:
         sys.exit(f"failed: {', '.join(failures)}; generated code in {work}")
     if not args.keep:
