@@ -30,6 +30,7 @@
 #include "transforms/TapeScratch.h"
 #include "transforms/UniqueNames.h"
 #include "transforms/UnusedParams.h"
+#include "transforms/VectorLanes.h"
 #include "transforms/ZeroedAdjoints.h"
 
 namespace adjoint::driver {
@@ -208,6 +209,10 @@ const std::vector<Pass>& passes() {
        eachDerivative([](ir::Function& d, PipelineState& s) { transforms::shareCommonFactors(d, s.prepared); })},
       {"row-parameters", "take parameters that are arrays of arrays as the caller passes them, indexed as one array",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState&) { transforms::takeRowParameters(d); })},
+      {"vector-lanes",
+       "device code: the lanes of a 128-bit vector that a derivative reads or writes one at a time, moved in one "
+       "access",
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState&) { transforms::moveLanesTogether(d); })},
       {"emit", "write the source and the header: the derivatives, copies of the forward functions they call, launchers",
        Shows::Source, emit},
       {"format", "format the source and the header with clang-format's LLVM style", Shows::Source, format},

@@ -19,16 +19,6 @@ bool isIncrement(const Stmt& s) {
          naming::isAdjoint(s.lhs->operands[0]->text);
 }
 
-// Whether evaluating `e` computes from variables alone: no load, no call.
-bool arithmetic(const ExprPtr& e) {
-  bool ok = true;
-  walk(e, [&](const Expr& x) {
-    bool value = x.kind == ExprKind::Var || x.kind == ExprKind::Number || x.kind == ExprKind::Binary;
-    ok &= value || (x.kind == ExprKind::Unary && x.op == Op::Neg);
-  });
-  return ok;
-}
-
 int mentions(const Stmt& loop, const std::string& name) {
   int n = 0;
   walkExprs(StmtList{std::make_shared<Stmt>(loop)},
@@ -75,7 +65,7 @@ class RegisterSums {
       const std::string& array = s.lhs->operands[0]->text;
       ++increments[array];
       const ExprPtr& at = s.lhs->operands[1];
-      bool invariant = arithmetic(at);
+      bool invariant = fromVariablesAlone(at);
       for (const std::string& v : analysis::readVariables(at)) invariant &= !changed.count(v);
       if (invariant && !reads(s.expr, array)) candidates.push_back(&s);
     });

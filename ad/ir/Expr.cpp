@@ -351,4 +351,14 @@ bool reads(const ExprPtr& e, const std::string& name) {
   return found;
 }
 
+bool fromVariablesAlone(const ExprPtr& e) {
+  bool ok = true;
+  walk(e, [&](const Expr& x) {
+    bool value =
+        x.kind == ExprKind::Var || x.kind == ExprKind::Number || x.kind == ExprKind::Binary || x.kind == ExprKind::Cast;
+    ok &= value || (x.kind == ExprKind::Unary && x.op == Op::Neg);
+  });
+  return ok;
+}
+
 }  // namespace adjoint::ir

@@ -160,5 +160,7 @@ const Expr& stripCasts(const Expr& e);
 std::pair<const Expr*, double> literalOffset(const Expr& index);
 // Whether e reads the variable `name`.
 bool reads(const ExprPtr& e, const std::string& name);
+// Whether evaluating `e` computes from variables alone: no load, no call.
+bool fromVariablesAlone(const ExprPtr& e);
 
 }  // namespace adjoint::ir

@@ -4,6 +4,8 @@
 // (adjoint/cuda_cpu.h).
 #pragma once
 
+#include <cstdint>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -323,6 +325,54 @@ __host__ __device__ inline int halvings(long long a) {
   int n = 0;
   for (; a > 0; a /= 2) ++n;
   return n;
+}
+
+// The lanes of a vector of W elements of T at `memory` moved in one 128-bit access where W
+// elements are 16 bytes and `memory` is aligned to them (as the forward's own vector accesses
+// are), one at a time otherwise: generated code reads and writes adjoints as the forward moves
+// its packs. Every helper has memory on one side and a local array on the other.
+template <class T, int W>
+__device__ inline void copy_lanes(T (&to)[W], const T* from) {
+#ifndef ADJOINT_CPU_EXECUTION
+  if constexpr (sizeof(T) * W == 16)
+    if (reinterpret_cast<uintptr_t>(from) % 16 == 0) {
+      int4 bits = *reinterpret_cast<const int4*>(from);
+      memcpy(to, &bits, sizeof bits);
+      return;
+    }
+#endif
+  for (int c = 0; c < W; ++c) to[c] = from[c];
+}
+template <class T, int W>
+__device__ inline void copy_lanes(T* to, const T (&from)[W]) {
+#ifndef ADJOINT_CPU_EXECUTION
+  if constexpr (sizeof(T) * W == 16)
+    if (reinterpret_cast<uintptr_t>(to) % 16 == 0) {
+      int4 bits;
+      memcpy(&bits, from, sizeof bits);
+      *reinterpret_cast<int4*>(to) = bits;
+      return;
+    }
+#endif
+  for (int c = 0; c < W; ++c) to[c] = from[c];
+}
+template <class T, int W>
+__device__ inline void add_lanes(T (&to)[W], const T* from) {
+  T lanes[W];
+  copy_lanes(lanes, from);
+  for (int c = 0; c < W; ++c) to[c] += lanes[c];
+}
+template <class T, int W>
+__device__ inline void add_lanes(T* to, const T (&from)[W]) {
+  T lanes[W];
+  copy_lanes(lanes, to);
+  for (int c = 0; c < W; ++c) lanes[c] += from[c];
+  copy_lanes(to, lanes);
+}
+template <int W, class T>
+__device__ inline void zero_lanes(T* to) {
+  T zeros[W] = {};
+  copy_lanes(to, zeros);
 }
 
 }  // namespace adjoint
