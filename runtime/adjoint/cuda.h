@@ -278,11 +278,17 @@ __device__ T shfl_up_sync_adjoint(unsigned mask, T adj, unsigned delta, int widt
   unsigned l = thread_rank() % 32 % width;
   return (l + delta < unsigned(width) ? from_above : T(0)) + (l < delta ? adj : T(0));
 }
-// y_l = v_(src_l), a gather:  v_bar_j = sum of y_bar_l over the lanes l that read lane j, added in
-// lane order.
+// y_l = v_(src_l), a gather:  v_bar_j = sum of y_bar_l over the lanes l that read lane j. Where
+// the whole warp takes part and reads one lane of each `width` lanes (a broadcast: src the same
+// in every lane), that lane's sum is the segment's, added by halving in log2(width) shuffles;
+// otherwise each lane gathers from all 32, added in lane order.
 template <class T>
 __device__ T shfl_sync_adjoint(unsigned mask, T adj, int src, int width = 32) {
   unsigned lane = thread_rank() % 32;
+  if (mask == 0xffffffffu && __all_sync(mask, src == __shfl_sync(mask, src, 0))) {
+    for (int offset = width / 2; offset > 0; offset /= 2) adj += __shfl_xor_sync(mask, adj, offset, width);
+    return lane % unsigned(width) == unsigned(src) % unsigned(width) ? adj : T(0);
+  }
   unsigned read = lane - lane % unsigned(width) + unsigned(src) % unsigned(width);
   T sum = T(0);
   for (int k = 0; k < 32; ++k) {

@@ -312,6 +312,20 @@ T exchange(T value, unsigned source) {
 
 inline unsigned lane() { return static_cast<unsigned>(self().self() % 32); }
 
+// A bit per lane of the calling thread's warp, set where that lane's predicate holds; a lane
+// missing or finished has no bit.
+inline unsigned ballot(bool predicate) {
+  BlockRun& run = self();
+  size_t me = run.self(), base = me - me % 32;
+  run.slot(me) = predicate;
+  run.warpSync();
+  unsigned bits = 0;
+  for (size_t t = base; t < base + 32 && t < run.threads(); ++t)
+    if (!run.finished(t) && run.slot(t)) bits |= 1u << (t - base);
+  run.warpSync();  // nobody overwrites a slot before every lane has read it
+  return bits;
+}
+
 }  // namespace adjoint::cpu
 
 inline void __syncthreads() { adjoint::cpu::self().barrier(); }
@@ -326,6 +340,12 @@ inline unsigned __activemask() {
     if (!run.finished(t)) mask |= 1u << (t - base);
   return mask;
 }
+
+inline unsigned __ballot_sync(unsigned mask, int predicate) { return adjoint::cpu::ballot(predicate != 0) & mask; }
+inline int __all_sync(unsigned mask, int predicate) {
+  return (~adjoint::cpu::ballot(predicate != 0) & mask & __activemask()) == 0;
+}
+inline int __any_sync(unsigned mask, int predicate) { return __ballot_sync(mask, predicate) != 0; }
 
 template <class T>
 T __shfl_sync(unsigned, T value, int source, int width = 32) {

@@ -69,6 +69,19 @@ __global__ void warp_broadcast_scan(const float* x, float* y, int n) {
   if (i < n) y[i] = v * first;
 }
 
+// A rotation by one lane (a gather: each lane reads another) and a broadcast within each half of
+// the warp (lane 3 of each 16: the reverse sums the half).
+// KERNEL: warp_rotate_broadcast grid=2 block=64 x=[128] y=[128] n=120
+// BENCH: warp_rotate_broadcast grid=65536 block=256 x=[16777216] y=[16777216] n=16777216
+__global__ void warp_rotate_broadcast(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int lane = threadIdx.x % 32;
+  float v = i < n ? x[i] : 0.0f;
+  float next = __shfl_sync(0xffffffffu, v, (lane + 1) % 32);
+  float head = __shfl_sync(0xffffffffu, v * v, 3, 16);
+  if (i < n) y[i] = v * next + head;
+}
+
 // A block reduction through shared memory, read back by every thread (a softmax's denominator).
 // KERNEL: block_softmax grid=2 block=64 x=[128] y=[128]
 // BENCH: block_softmax grid=262144 block=64 x=[16777216] y=[16777216]

@@ -573,6 +573,12 @@ class Generator {
       out +=
           std::string("  double s = i < n ? ") + (chance(50) ? "std::sin(x[i])" : "std::exp(0.5 * x[i])") + " : 0.0;\n";
       out += "  for (int m = 16; m > 0; m /= 2) s += __shfl_xor_sync(0xffffffffu, s, m);\n";
+      if (chance(50)) {
+        // a broadcast (the same source lane everywhere, perhaps per half warp) or a gather
+        const char* source[] = {"0", "5", "(threadIdx.x + 1) % 32", "threadIdx.x ^ 3"};
+        out += "  s += 0.5 * __shfl_sync(0xffffffffu, s, " + std::string(source[pick(4)]) + (chance(30) ? ", 16" : "") +
+               ");\n";
+      }
       s.scalars.push_back("s");
     } else if (dynamicShared) {
       out += "  extern __shared__ double tile[];\n  tile[threadIdx.x] = i < n ? x[i] : 0.25;\n  __syncthreads();\n";
