@@ -47,7 +47,7 @@ std::string segmentSlots(const Function& kernel) {
     body += "  long long " + g.slots + " = static_cast<long long>(grid.x) * block.x" + runs + ";\n";
   }
   for (const Function::Segments& g : kernel.segments)
-    body += "  unsigned long long* " + g.keys + " = scratch.take<unsigned long long>(" + g.slots + ");\n  " +
+    body += "  unsigned int* " + g.keys + " = scratch.take<unsigned int>(" + g.slots + ");\n  " +
             kernel.param(g.values)->type.scalarSpelling() + "* " + g.values + " = scratch.take<" +
             kernel.param(g.values)->type.scalarSpelling() + ">(" + g.slots + ");\n";
   body += "  if (!scratch) return scratch.status();\n";

@@ -671,7 +671,7 @@ class Parallelizer : public Rewriter {
   // sorts the pairs by index and adds each index's values in slot order.
   void addToSegment(Stmt& s, const ExprPtr& target, const analysis::RunSlot& run, const std::string& read) {
     const std::string& bar = target->operands[0]->text;
-    Type keys = Type::integer("unsigned long long", true).pointerTo(false);
+    Type keys = Type::integer("unsigned int", true).pointerTo(false);
     Type values = d_.param(bar)->type.element().pointerTo(false);
     Function::Segments segments{names_.fresh(bar + "_keys"), names_.fresh(bar + "_values"),
                                 names_.fresh(bar + "_slots"), bar, run.perThread};

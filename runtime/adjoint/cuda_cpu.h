@@ -380,6 +380,11 @@ inline unsigned atomicInc(unsigned* address, unsigned limit) {
   *address = old >= limit ? 0 : old + 1;
   return old;
 }
+// A kernel stopped: the GPU reports an error of the launch; here the program stops.
+[[noreturn]] inline void __trap() {
+  std::fprintf(stderr, "adjoint CPU execution: a kernel called __trap()\n");
+  std::abort();
+}
 // One thread runs at a time: what it stored is what the next reads.
 inline void __threadfence() {}
 // The loads with a cache hint: plain loads here.

@@ -3,6 +3,8 @@
 // pair in its own slot instead of an atomicAdd; the launcher then sorts the pairs by key, stably
 // (slots of one key stay in slot order), and adds each key's values in that order, one thread
 // per key. The same inputs give bitwise the same gradient, however the threads were scheduled.
+// Keys are 32 bits (a target of up to 2^32 - 1 elements): the radix sort makes four passes over
+// them, not eight; a larger index stops the kernel (__trap) rather than be added out of order.
 #pragma once
 
 #include <algorithm>
@@ -18,17 +20,19 @@
 
 namespace adjoint {
 
+// The index a pair is recorded at.
+using SegmentKey = unsigned int;  // (generated code spells it)
 // A slot no thread recorded a pair in (the launcher fills every key with it): sorts last.
-constexpr unsigned long long kNoSegment = ~0ULL;
+constexpr SegmentKey kNoSegment = ~0u;
 
 // keys[slot], values[slot] = index, value; or, for a kernel launched without slots, an atomicAdd
 // to target[index]. (The target comes with its index, not as &target[index]: an optional buffer
 // not given is null, and an offset from null is undefined even where nothing is stored.)
 template <class P, class T>
-__device__ void add_to_segment(unsigned long long* keys, P* values, long long slot, T* target, long long index,
-                               P value) {
+__device__ void add_to_segment(SegmentKey* keys, P* values, long long slot, T* target, long long index, P value) {
   if (keys) {
-    keys[slot] = static_cast<unsigned long long>(index);
+    if (index < 0 || index >= static_cast<long long>(kNoSegment)) __trap();
+    keys[slot] = static_cast<SegmentKey>(index);
     values[slot] = value;
   } else {
     atomicAdd(target + index, T(value));  // (T: a 16-bit storage format, P float)
@@ -40,7 +44,7 @@ namespace detail {
 // target[key] += the values of the key's run in the sorted pairs, in order: the run's first
 // position does the sum.
 template <class T, class P>
-__global__ void add_runs(T* target, const unsigned long long* keys, const P* values, long long count) {
+__global__ void add_runs(T* target, const SegmentKey* keys, const P* values, long long count) {
   long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (i >= count || keys[i] == kNoSegment || (i > 0 && keys[i - 1] == keys[i])) return;
   P sum = 0;
@@ -53,24 +57,24 @@ __global__ void add_runs(T* target, const unsigned long long* keys, const P* val
 #ifndef ADJOINT_CPU_EXECUTION
 // target[k] += the values recorded at key k, summed in slot order, for the `count` slots.
 template <class T, class P>
-cudaError_t add_segments(T* target, const unsigned long long* keys, const P* values, long long count,
+cudaError_t add_segments(T* target, const SegmentKey* keys, const P* values, long long count,
                          cudaStream_t stream) {
   if (count <= 0 || !target) return cudaSuccess;  // null: an optional buffer not given
   Scratch scratch(stream);
-  unsigned long long* sorted_keys = scratch.take<unsigned long long>(count);
+  SegmentKey* sorted_keys = scratch.take<SegmentKey>(count);
   P* sorted_values = scratch.take<P>(count);
   size_t bytes = 0;
   if (cudaError_t e = cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, sorted_keys, values, sorted_values, count,
-                                                      0, 64, stream))
+                                                      0, 32, stream))
     return e;
   void* work = scratch.take<unsigned char>(static_cast<long long>(bytes));
   if (!scratch) return scratch.status();
   if (cudaError_t e =
-          cub::DeviceRadixSort::SortPairs(work, bytes, keys, sorted_keys, values, sorted_values, count, 0, 64, stream))
+          cub::DeviceRadixSort::SortPairs(work, bytes, keys, sorted_keys, values, sorted_values, count, 0, 32, stream))
     return e;
   unsigned threads = 256;
   return launch(detail::add_runs<T, P>, dim3(static_cast<unsigned>((count + threads - 1) / threads)), dim3(threads), 0,
-                stream, target, static_cast<const unsigned long long*>(sorted_keys),
+                stream, target, static_cast<const SegmentKey*>(sorted_keys),
                 static_cast<const P*>(sorted_values), count);
 }
 #else
@@ -78,18 +82,18 @@ cudaError_t add_segments(T* target, const unsigned long long* keys, const P* val
 // leaves them) and the same sums, on the host. The slot breaks ties instead of std::stable_sort,
 // whose libstdc++ 12 temporary buffer Clang flags as deprecated under -Werror.
 template <class T, class P>
-cudaError_t add_segments(T* target, const unsigned long long* keys, const P* values, long long count, cudaStream_t) {
+cudaError_t add_segments(T* target, const SegmentKey* keys, const P* values, long long count, cudaStream_t) {
   if (count <= 0 || !target) return cudaSuccess;
   std::vector<long long> order(static_cast<size_t>(count));
   std::iota(order.begin(), order.end(), 0LL);
   std::sort(order.begin(), order.end(),
             [&](long long a, long long b) { return keys[a] < keys[b] || (keys[a] == keys[b] && a < b); });
-  std::vector<unsigned long long> sorted_keys(order.size());
+  std::vector<SegmentKey> sorted_keys(order.size());
   std::vector<P> sorted_values(order.size());
   for (size_t i = 0; i < order.size(); ++i) sorted_keys[i] = keys[order[i]], sorted_values[i] = values[order[i]];
   unsigned threads = 256;
   return launch(detail::add_runs<T, P>, dim3(static_cast<unsigned>((count + threads - 1) / threads)), dim3(threads), 0,
-                nullptr, target, static_cast<const unsigned long long*>(sorted_keys.data()),
+                nullptr, target, static_cast<const SegmentKey*>(sorted_keys.data()),
                 static_cast<const P*>(sorted_values.data()), count);
 }
 #endif

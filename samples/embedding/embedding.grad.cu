@@ -17,8 +17,8 @@ __global__ void encoder_forward_vjp([[maybe_unused]] float *out, const int *inp,
                                     [[maybe_unused]] const float *wte,
                                     [[maybe_unused]] const float *wpe, int B, int T, int C,
                                     float *out_bar, float *wte_bar, float *wpe_bar,
-                                    unsigned long long *wte_bar_keys, float *wte_bar_values,
-                                    unsigned long long *wpe_bar_keys, float *wpe_bar_values) {
+                                    unsigned int *wte_bar_keys, float *wte_bar_values,
+                                    unsigned int *wpe_bar_keys, float *wpe_bar_values) {
   // recorded by the forward sweep for the reverse sweep
   long out_btc_offset = 0;
   long wte_ix_offset = 0;
@@ -67,9 +67,9 @@ cudaError_t encoder_forward_vjp_launch(dim3 grid, dim3 block, size_t shmem, cuda
   adjoint::Scratch scratch(stream);
   long long wte_bar_slots = static_cast<long long>(grid.x) * block.x;
   long long wpe_bar_slots = static_cast<long long>(grid.x) * block.x;
-  unsigned long long *wte_bar_keys = scratch.take<unsigned long long>(wte_bar_slots);
+  unsigned int *wte_bar_keys = scratch.take<unsigned int>(wte_bar_slots);
   float *wte_bar_values = scratch.take<float>(wte_bar_slots);
-  unsigned long long *wpe_bar_keys = scratch.take<unsigned long long>(wpe_bar_slots);
+  unsigned int *wpe_bar_keys = scratch.take<unsigned int>(wpe_bar_slots);
   float *wpe_bar_values = scratch.take<float>(wpe_bar_slots);
   if (!scratch)
     return scratch.status();
