@@ -167,7 +167,8 @@ const std::vector<Pass>& passes() {
          if (reverse(s) && d.kernel) transforms::tapesInScratch(d);
        })},
       {"simplify",
-       "join neighbouring accumulations into one place (in host code, a zeroing with the accumulation after it)",
+       "join accumulations into one place: neighbouring ones, in device code also ones apart whose statements between "
+       "leave the place alone (in host code, a zeroing with the accumulation after it)",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState&) { transforms::simplify(d); })},
       {"zeroed-adjoints", "store an accumulation into a local adjoint that holds zero there (x_bar += e is x_bar = e)",
        Shows::Derivatives,

@@ -11,8 +11,8 @@ namespace {
 using namespace ir;
 
 // `A_bar[i] = 0` into a pointer parameter: the seed of an output, read by the statements before.
-bool isSeedZeroing(const Stmt& s, const Function& d) {
-  if (s.kind != StmtKind::Assign || s.op != Op::Assign || s.atomic || !s.comment.empty() ||
+bool isSeedZeroing(const Stmt& s, const Function& d, bool commented = false) {
+  if (s.kind != StmtKind::Assign || s.op != Op::Assign || s.atomic || (!commented && !s.comment.empty()) ||
       s.lhs->kind != ExprKind::Index)
     return false;
   const Expr& array = *s.lhs->operands[0];
@@ -51,6 +51,16 @@ bool canWait(const Stmt& s, const StmtList& later) {
   return ok;
 }
 
+// Why the zeroings are where they are.
+std::string deferralNote(const StmtList& zeroings) {
+  if (zeroings.size() == 1)
+    return "the seed " + printPlace(*zeroings[0]->lhs) +
+           ", read above, zeroed after the loads that follow it: a store\n"
+           "between loads holds back the loads after it";
+  return "the seeds below, read above, zeroed after the loads that follow them: a store\n"
+         "between loads holds back the loads after it";
+}
+
 // In each list, a seed's zeroing that can wait moves after the loads that follow it.
 class SeedSinker : public Rewriter {
  public:
@@ -69,15 +79,42 @@ class SeedSinker : public Rewriter {
       else
         kept.push_back(s);
     }
-    if (deferred.size() == 1)
-      deferred[0]->comment = "the seed " + printPlace(*deferred[0]->lhs) +
-                             ", read above, zeroed after the loads that follow it: a store\n"
-                             "between loads holds back the loads after it";
-    else if (!deferred.empty())
-      deferred[0]->comment =
-          "the seeds below, read above, zeroed after the loads that follow them: a store\n"
-          "between loads holds back the loads after it";
+    if (!deferred.empty()) deferred[0]->comment = deferralNote(deferred);
     kept.insert(kept.end(), deferred.begin(), deferred.end());
+    body = kept;
+    deferOutOfIfs(body);
+  }
+
+  // An if (without else) that ends with seeds' zeroings, followed by statements they can wait
+  // past, which leave the if's condition as it was: the zeroings move to an if of the same
+  // condition at the end of the list (`if (i < n) { a = y_bar[i]; y_bar[i] = 0; } ...
+  // x_bar[i] += b;` zeroes y_bar[i] after the load of x_bar[i]).
+  void deferOutOfIfs(StmtList& body) {
+    StmtList kept, moved;
+    for (size_t k = 0; k < body.size(); ++k) {
+      StmtPtr s = body[k];
+      kept.push_back(s);
+      if (s->kind != StmtKind::If || !s->elseBody.empty() || k + 1 == body.size()) continue;
+      size_t first = s->body.size();
+      while (first > 0 && isSeedZeroing(*s->body[first - 1], d_, true)) --first;
+      if (first == s->body.size()) continue;
+      StmtList later(body.begin() + static_cast<long>(k) + 1, body.end());
+      bool ok = true;
+      for (size_t j = first; j < s->body.size(); ++j) ok &= canWait(*s->body[j], later);
+      std::set<std::string> condition = analysis::readVariables(s->expr);
+      for (const std::string& v : analysis::writtenVariables(later)) ok &= !condition.count(v);
+      if (!ok) continue;
+      StmtPtr zeroings = ifStmt(s->expr, StmtList(s->body.begin() + static_cast<long>(first), s->body.end()));
+      zeroings->body.front()->comment.clear();
+      if (!moved.empty() && sameExpr(*moved.back()->expr, *s->expr))  // another if of the same condition
+        moved.back()->body.insert(moved.back()->body.end(), zeroings->body.begin(), zeroings->body.end());
+      else
+        moved.push_back(zeroings);
+      moved.back()->comment = deferralNote(moved.back()->body);
+      s->body.erase(s->body.begin() + static_cast<long>(first), s->body.end());
+      if (s->body.empty()) kept.pop_back();
+    }
+    kept.insert(kept.end(), moved.begin(), moved.end());
     body = kept;
   }
 };

@@ -57,8 +57,7 @@ __global__ void add_runs(T* target, const SegmentKey* keys, const P* values, lon
 #ifndef ADJOINT_CPU_EXECUTION
 // target[k] += the values recorded at key k, summed in slot order, for the `count` slots.
 template <class T, class P>
-cudaError_t add_segments(T* target, const SegmentKey* keys, const P* values, long long count,
-                         cudaStream_t stream) {
+cudaError_t add_segments(T* target, const SegmentKey* keys, const P* values, long long count, cudaStream_t stream) {
   if (count <= 0 || !target) return cudaSuccess;  // null: an optional buffer not given
   Scratch scratch(stream);
   SegmentKey* sorted_keys = scratch.take<SegmentKey>(count);
@@ -74,8 +73,8 @@ cudaError_t add_segments(T* target, const SegmentKey* keys, const P* values, lon
     return e;
   unsigned threads = 256;
   return launch(detail::add_runs<T, P>, dim3(static_cast<unsigned>((count + threads - 1) / threads)), dim3(threads), 0,
-                stream, target, static_cast<const SegmentKey*>(sorted_keys),
-                static_cast<const P*>(sorted_values), count);
+                stream, target, static_cast<const SegmentKey*>(sorted_keys), static_cast<const P*>(sorted_values),
+                count);
 }
 #else
 // The CPU execution's: the same order (by key, equal keys in slot order, as the stable radix sort

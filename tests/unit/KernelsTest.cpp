@@ -259,6 +259,36 @@ TEST_CASE("a seed's zeroing store waits until the end of its block, unless somet
   }
 }
 
+TEST_CASE("a seed's zeroing at the end of an if waits, in an if of its own, past the statements after it") {
+  ExprPtr i = var("i", kInt), n = var("n", kInt), xbar = var("x_bar", kFloats), abar = var("a_bar", kFloats);
+  ExprPtr guard = binary(Op::Lt, i, n);
+  auto body = [&](StmtPtr after) {
+    return kernel({globalIndex("i"), decl("v", kFloat, number(0, kFloat)),
+                   ifStmt(guard, {assign(var("v", kFloat), Op::Assign, index(abar, i)),
+                                  assign(index(abar, i), Op::Assign, number(0, kFloat))}),
+                   after});
+  };
+  Function moved = body(assign(index(xbar, i), Op::Add, var("v", kFloat)));
+  transforms::sinkSeedZeroing(moved);
+  std::string text = print(moved.body);
+  CHECK(text.find("a_bar[i] = 0") > text.find("x_bar[i] += v;"));
+  CHECK(text.find("// the seed a_bar[i], read above, zeroed after the loads") < text.find("a_bar[i] = 0"));
+  // two such ifs in a row, the first holding nothing else: both wait, in one if at the end
+  auto zeroing = [&](ExprPtr bar) { return ifStmt(guard, {assign(index(bar, i), Op::Assign, number(0, kFloat))}); };
+  Function two = kernel({globalIndex("i"), zeroing(abar), zeroing(var("y_bar", kFloats)),
+                         assign(index(xbar, i), Op::Add, number(1, kFloat))});
+  two.params.push_back({"y_bar", kFloats, Role::Adjoint, "y"});
+  transforms::sinkSeedZeroing(two);
+  text = print(two.body);
+  CHECK(text.find("x_bar[i] += 1") < text.find("if (i < n)"));
+  CHECK(text.find("if (i < n)", text.find("if (i < n)") + 1) == std::string::npos);
+  CHECK(text.find("// the seeds below") != std::string::npos);
+  Function conditionChanges = body(assign(n, Op::Add, number(1, kInt)));
+  std::string before = print(conditionChanges.body);
+  transforms::sinkSeedZeroing(conditionChanges);
+  CHECK(print(conditionChanges.body) == before);
+}
+
 TEST_CASE("a vector's seeds wait past the loads of its other lanes, not past a load of their own element") {
   ExprPtr i = var("i", kInt), abar = var("a_bar", kFloats), xbar = var("x_bar", kFloats);
   auto lane = [&](int k) {

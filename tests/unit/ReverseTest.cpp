@@ -133,3 +133,21 @@ TEST_CASE("simplify merges accumulations into the same place") {
   transforms::simplify(f);
   CHECK(print(f.body) == "x_bar += a + b;\ny_bar += c;\n");
 }
+
+TEST_CASE(
+    "device code: an addition to an element waits for a later one to merge with, past statements leaving it alone") {
+  Type doubles = kDouble.pointerTo(false);
+  ExprPtr element = index(var("x_bar", doubles), var("i", Type::integer()));
+  auto body = [&](StmtPtr between) {
+    Function f;
+    f.device = true;
+    f.body = {assign(element, Op::Add, var("a", kDouble)), between, assign(element, Op::Add, var("t", kDouble))};
+    transforms::simplify(f);
+    return print(f.body);
+  };
+  CHECK(body(decl("t", kDouble, call("g", {var("b", kDouble)}, kDouble))) == "double t = g(b);\nx_bar[i] += a + t;\n");
+  // not past a change of what it reads, a use of its array, or a return
+  CHECK(body(assign(var("a", kDouble), Op::Assign, var("b", kDouble))) == "x_bar[i] += a;\na = b;\nx_bar[i] += t;\n");
+  CHECK(body(decl("t", kDouble, index(var("x_bar", doubles), number(0, Type::integer())))).find("x_bar[i] += a;") == 0);
+  CHECK(body(ifStmt(var("c", Type::of(Scalar::Bool)), {ret(nullptr)})).find("x_bar[i] += a;") == 0);
+}
