@@ -65,9 +65,7 @@ class RegisterSums {
       const std::string& array = s.lhs->operands[0]->text;
       ++increments[array];
       const ExprPtr& at = s.lhs->operands[1];
-      bool invariant = fromVariablesAlone(at);
-      for (const std::string& v : analysis::readVariables(at)) invariant &= !changed.count(v);
-      if (invariant && !reads(s.expr, array)) candidates.push_back(&s);
+      if (analysis::unchangedBy(at, changed) && !reads(s.expr, array)) candidates.push_back(&s);
     });
     // Everything else the loop does with such an array is an addition too: no read, no store.
     candidates.erase(std::remove_if(candidates.begin(), candidates.end(),

@@ -1,6 +1,5 @@
 #include "transforms/VectorLanes.h"
 
-#include <algorithm>
 #include <optional>
 
 #include "ad/analysis/Activity.h"
@@ -58,13 +57,9 @@ std::optional<ExprPtr> invariantOffset(const ExprPtr& index, const std::string& 
   };
   if (isCounter(index)) return ExprPtr{};
   if (!isOp(*index, Op::Add)) return std::nullopt;
-  for (int side : {0, 1}) {
-    const ExprPtr& offset = index->operands[1 - side];
-    if (!isCounter(index->operands[side]) || !fromVariablesAlone(offset)) continue;
-    std::set<std::string> read = analysis::readVariables(offset);
-    if (std::none_of(read.begin(), read.end(), [&](const std::string& v) { return written.count(v) > 0; }))
-      return offset;
-  }
+  for (int side : {0, 1})
+    if (isCounter(index->operands[side]) && analysis::unchangedBy(index->operands[1 - side], written))
+      return index->operands[1 - side];
   return std::nullopt;
 }
 

@@ -12,6 +12,13 @@ std::set<std::string> readVariables(const ExprPtr& e) {
   return names;
 }
 
+bool unchangedBy(const ExprPtr& e, const std::set<std::string>& written) {
+  if (!fromVariablesAlone(e)) return false;
+  for (const std::string& v : readVariables(e))
+    if (written.count(v)) return false;
+  return true;
+}
+
 std::set<std::string> readVariables(const StmtList& body) {
   std::set<std::string> names;
   walkExprs(body, [&](const Expr& x) {

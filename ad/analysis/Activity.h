@@ -23,6 +23,9 @@ std::set<std::string> writtenVariables(const ir::StmtList& body);
 
 // The names of the variables `e` reads.
 std::set<std::string> readVariables(const ir::ExprPtr& e);
+// Whether `e` computes from variables alone (no load, no call), none of them in `written`: the
+// same value wherever statements that write only `written` run around it (a loop's invariant).
+bool unchangedBy(const ir::ExprPtr& e, const std::set<std::string>& written);
 // The names of the variables the statements in `body` read (including their conditions).
 std::set<std::string> readVariables(const ir::StmtList& body);
 // The same, except that an assignment does not read the variable it assigns (`y[i] += e` reads
