@@ -31,6 +31,7 @@
 #include "transforms/UniqueNames.h"
 #include "transforms/UnusedParams.h"
 #include "transforms/VectorLanes.h"
+#include "transforms/WarpRows.h"
 #include "transforms/ZeroedAdjoints.h"
 
 namespace adjoint::driver {
@@ -193,6 +194,12 @@ const std::vector<Pass>& passes() {
        "reverse mode of device code: plain +=, per-block sums or atomics for each adjoint added to memory",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
          if (reverse(s) && (d.kernel || d.device)) transforms::parallelizeAdjoints(d, s.options.deterministic);
+       })},
+      {"warp-rows",
+       "reverse mode of kernels: a loop of each thread over its own row walked by the whole warp over its "
+       "threads' rows, its loads neighbours",
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
+         if (reverse(s) && d.kernel) transforms::walkRowsByWarp(d);
        })},
       {"blocks-in-turn", "reverse mode of kernels with register sums: run the forward's blocks in turn on fewer blocks",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {

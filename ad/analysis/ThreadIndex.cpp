@@ -331,6 +331,9 @@ ThreadIndexing::CounterRange ThreadIndexing::counterRange(const std::string& cou
     if (forward && !c.increasing && c.inclusive && !c.step && isOp(*c.first, Op::Sub) && isOne(c.first->operands[1])) {
       low = c.bound;
       bound = c.first->operands[0];
+    } else if (forward && c.increasing && c.inclusive && !c.step && isOp(*c.bound, Op::Sub) &&
+               isOne(c.bound->operands[1])) {
+      bound = c.bound->operands[0];  // for (c = low; c <= C - 1; ++c): the reverse of a loop down from C - 1
     } else if (!forward || !c.increasing || c.inclusive) {
       return {};
     }

@@ -11,6 +11,7 @@
 #include <numeric>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 
 #include "adjoint/cuda_host.h"
 #include "adjoint/scratch.h"
@@ -83,6 +84,32 @@ __device__ T warp_sum(T value, unsigned lanes) {
     if (lane + offset < lanes) value += other;
   }
   return value;
+}
+
+// The calling thread's lane: warps are made of 32 consecutive thread ranks.
+__device__ inline unsigned lane() { return thread_rank() % 32; }
+
+// The threads of the calling thread's warp: 32, fewer in the last warp of a block whose size is
+// not a multiple of 32.
+__device__ inline unsigned warp_lanes() {
+  unsigned after = block_threads() - (thread_rank() - lane());
+  return after < 32 ? after : 32u;
+}
+
+// `value` as the warp's lane `source` holds it. Every thread of the warp calls it together (a
+// warp walking its threads' rows in turn, transforms/WarpRows.h).
+template <class T>
+__device__ T from_lane(T value, unsigned source) {
+  unsigned lanes = warp_lanes();
+  unsigned mask = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
+  if constexpr (std::is_pointer_v<T>) {
+    return reinterpret_cast<T>(__shfl_sync(mask, reinterpret_cast<unsigned long long>(value), source));
+  } else if constexpr (std::is_integral_v<T>) {  // bool, char and short move as an int
+    using Moved = std::conditional_t<(sizeof(T) > 4), long long, int>;
+    return static_cast<T>(__shfl_sync(mask, static_cast<Moved>(value), source));
+  } else {
+    return __shfl_sync(mask, value, source);
+  }
 }
 
 // The sum of `value` over the block, in thread 0, in a fixed order. Every thread of the block

@@ -247,16 +247,37 @@ static __global__ void softmax_cross_entropy_vjp(const float *logits, const int 
   // reverse sweep
   float sum_bar = 0.0f;
   // line 28: if (row >= rows) return;
-  if (row < rows) {
+  const bool active = row < rows;
+  if (active) {
     // line 32: atomicAdd(loss, (logf(sum) - z[labels[row]]) / rows);
     const float loss_bar_factor = loss_bar[0] / static_cast<float>(rows);
     sum_bar = loss_bar_factor / sum;
     // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
     atomicAdd(&logits_bar[z_offset + labels[row]], -loss_bar_factor);
-    // line 31: for (int c = 0; c < classes; ++c) sum += expf(z[c]);
-    for (int c = classes - 1; c >= 0; --c) {
-      // logits[z_offset + c]: threads may share the index: atomicAdd
-      atomicAdd(&logits_bar[z_offset + c], sum_bar * std::exp(logits[z_offset + c]));
+  }
+  // line 31: for (int c = 0; c < classes; ++c) sum += expf(z[c]);
+  // the iterations of the warp's threads, row after row, walked by the whole warp: lane l at
+  // the l-th of every `lanes` (its threads: 32, fewer in a block's last warp), so that the
+  // warp's loads are neighbours (its threads' own rows lie a row apart)
+  {
+    const int lanes = static_cast<int>(adjoint::warp_lanes());
+    unsigned owner = 0u;
+    int iteration = static_cast<int>(adjoint::lane());
+    for (int round = 0; round < classes; ++round) {
+      while (iteration >= classes) {
+        iteration -= classes;
+        ++owner;
+      }
+      const int c = classes - 1 - iteration;
+      const float owner_sum_bar = adjoint::from_lane(sum_bar, owner);
+      const long owner_z_offset = adjoint::from_lane(z_offset, owner);
+      const bool owner_active = adjoint::from_lane(active, owner);
+      if (owner_active) {
+        // logits[z_offset + c]: threads may share the index: atomicAdd
+        atomicAdd(&logits_bar[owner_z_offset + c],
+                  owner_sum_bar * std::exp(logits[owner_z_offset + c]));
+      }
+      iteration += lanes;
     }
   }
 }

@@ -77,6 +77,21 @@ __global__ void matvec(const double* A, const double* x, double* y, int rows, in
   }
 }
 
+// A thread per row walking its row backwards through row pointers, under a bounds test, with a
+// per-column weight, in blocks of 48 threads (each block's second warp half full, the grid's last
+// one partly past the rows): the reverse walks each warp's rows together, lane by lane.
+// KERNEL: row_weighted_sines grid=2 block=48 x=[1710] w=[19] y=[1710] rows=90 cols=19
+// KERNEL: row_weighted_sines grid=1 block=64 x=[4500] w=[75] y=[4500] rows=60 cols=75
+// BENCH: row_weighted_sines grid=4096 block=256 x=[33554432] w=[32] y=[33554432] rows=1048576 cols=32
+__global__ void row_weighted_sines(const float* x, const float* w, float* y, int rows, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    const float* xr = x + r * cols;
+    float* yr = y + r * cols;
+    for (int c = cols - 1; c >= 0; --c) yr[c] = xr[c] * w[c] + sinf(xr[c]);
+  }
+}
+
 // A loss over a matrix-vector product with a shared bias vector indexed by the loop counter.
 // KERNEL: matvec_tanh_loss grid=2 block=32 A=[240] x=[4] bias=[4] loss=[1] rows=60
 // BENCH: matvec_tanh_loss grid=16384 block=256 A=[16777216] x=[4] bias=[4] loss=[1] rows=4194304
