@@ -199,7 +199,7 @@ const std::vector<Pass>& passes() {
        "reverse mode of kernels: a loop of each thread over its own row walked by the whole warp over its "
        "threads' rows, its loads neighbours",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
-         if (reverse(s) && d.kernel) transforms::walkRowsByWarp(d);
+         if (reverse(s) && d.kernel) transforms::walkRowsByWarp(d, s.options.deterministic);
        })},
       {"blocks-in-turn", "reverse mode of kernels with register sums: run the forward's blocks in turn on fewer blocks",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {

@@ -19,7 +19,8 @@ bool runBlocksInTurn(Function& d) {
   StmtList perBlock(first, last);
   walk(perBlock, [&](const Stmt& s) { eligible &= !(s.kind == StmtKind::Decl && s.type.shared); });
   walkExprs(perBlock, [&](const Expr& e) {
-    if (isBarrier(e)) eligible = false;
+    // (A warp's barrier stays among the warp's threads, which run the same blocks in turn.)
+    if (isBarrier(e) && e.text != "__syncwarp") eligible = false;
     if (e.kind == ExprKind::Var &&
         (e.text == "blockIdx.y" || e.text == "blockIdx.z" || e.text == "gridDim.y" || e.text == "gridDim.z"))
       eligible = false;

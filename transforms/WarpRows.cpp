@@ -22,8 +22,13 @@ bool contains(const std::string& text, const char* part) { return text.find(part
 class RowLoop {
  public:
   RowLoop(const Function& d, const std::set<std::string>& uniform, const std::set<std::string>& registerSums,
-          const std::set<std::string>& writtenByKernel, const std::map<std::string, Type>& locals)
-      : d_(d), uniform_(uniform), registerSums_(registerSums), writtenByKernel_(writtenByKernel), locals_(locals) {}
+          const std::set<std::string>& writtenByKernel, const std::map<std::string, Type>& locals, bool deterministic)
+      : d_(d),
+        uniform_(uniform),
+        registerSums_(registerSums),
+        writtenByKernel_(writtenByKernel),
+        locals_(locals),
+        deterministic_(deterministic) {}
 
   // Whether `s` is such a loop: counted by one, its bounds the same in every thread, its body only
   // adding to adjoints (each element at one index that moves with the counter, or with atomics).
@@ -36,7 +41,9 @@ class RowLoop {
         std::abs(loop_.bound->value - loop_.first->value) < 32)
       return false;
     inner_ = {loop_.counter};
+    rowSums_.clear();
     addScratchLocals(s);
+    addRowSums(s);
     if (!statements(s.body) || !memoryAccesses(s.body)) return false;
     for (const std::string& v : threadValues(s))
       if (!movable(v)) return false;
@@ -52,7 +59,9 @@ class RowLoop {
   }
 
   const analysis::CountedLoop& loop() const { return loop_; }
-  // The arrays the kernel writes that the loop uses without atomics: its rows' elements.
+  // The values of the thread that the loop adds to and reads nowhere else (a row's sum).
+  const std::set<std::string>& rowSums() const { return rowSums_; }
+  // The arrays in global memory the loop adds to or reads that the kernel writes.
   const std::set<std::string>& owned() const { return owned_; }
   // The variables the loop reads that each thread holds its own value of.
   std::set<std::string> threadValues(const Stmt& s) const {
@@ -68,9 +77,11 @@ class RowLoop {
   const std::set<std::string>& registerSums_;
   const std::set<std::string>& writtenByKernel_;
   const std::map<std::string, Type>& locals_;  // the kernel's locals, by name (unique-names ran)
+  bool deterministic_;
   analysis::CountedLoop loop_;
   std::set<std::string> inner_;  // the counter and the locals the body declares
   std::set<std::string> owned_;
+  std::set<std::string> rowSums_;
 
   // Locals declared before the loop that each iteration sets (`a_bar = e` before any other use of
   // a_bar, not under an if) and nothing outside the loop reads: the iteration's own, whichever
@@ -88,6 +99,26 @@ class RowLoop {
       used.insert(touched.begin(), touched.end());
       used.insert(written.begin(), written.end());
     }
+  }
+
+  // Floating locals declared before the loop that it only adds to (`a_bar += e`, e not reading
+  // a_bar): each row's sum, which the walk adds up per row in shared memory. Not with
+  // --deterministic: the sums' atomics add in no fixed order.
+  void addRowSums(const Stmt& loop) {
+    if (deterministic_) return;
+    std::set<std::string> read = analysis::readVariablesBesidesUpdates(loop.body), set;
+    walk(loop.body, [&](const Stmt& s) {
+      if (s.kind == StmtKind::Assign && s.lhs->kind == ExprKind::Var && s.op != Op::Add && s.op != Op::Sub)
+        set.insert(s.lhs->text);
+    });
+    walk(loop.body, [&](const Stmt& s) {
+      if (s.kind != StmtKind::Assign || s.lhs->kind != ExprKind::Var || (s.op != Op::Add && s.op != Op::Sub)) return;
+      const std::string& v = s.lhs->text;
+      auto local = locals_.find(v);
+      if (local != locals_.end() && local->second.isFloating() && !local->second.isIndexed() && !read.count(v) &&
+          !set.count(v) && !inner_.count(v) && !registerSums_.count(v))
+        rowSums_.insert(v);
+    });
   }
 
   // What the statements of `list` read, those of `loop` left out.
@@ -152,7 +183,8 @@ class RowLoop {
   // an adjoint element.
   bool assignment(const Stmt& s) const {
     if (s.lhs->kind == ExprKind::Var)
-      return inner_.count(s.lhs->text) || (registerSums_.count(s.lhs->text) && (s.op == Op::Add || s.op == Op::Sub));
+      return inner_.count(s.lhs->text) || ((registerSums_.count(s.lhs->text) || rowSums_.count(s.lhs->text)) &&
+                                           (s.op == Op::Add || s.op == Op::Sub));
     return s.lhs->kind == ExprKind::Index && isAdjointArray(s.lhs->operands[0]->text);
   }
 
@@ -204,6 +236,11 @@ class RowLoop {
       ok &= movesWithCounter(*index);
       owned_.insert(array);
     }
+    // Global adjoints added with atomics may also be added to plainly elsewhere (a thread's own
+    // element after the loop): ordered like the loop's own elements. The block's column sums wait
+    // for the block's barrier.
+    for (const std::string& array : atomics)
+      if (d_.param(array)) owned_.insert(array);
     return ok;
   }
 
@@ -228,7 +265,8 @@ class RowLoop {
 
 class WarpRows {
  public:
-  explicit WarpRows(Function& d) : d_(d), names_(d), writtenByKernel_(analysis::writtenVariables(d.body)) {
+  WarpRows(Function& d, bool deterministic)
+      : d_(d), names_(d), writtenByKernel_(analysis::writtenVariables(d.body)), deterministic_(deterministic) {
     std::set<std::string> reassigned;  // scalars and pointers themselves, not what they point to
     walk(d.body, [&](const Stmt& s) {
       if (s.kind == StmtKind::Assign && s.lhs->kind == ExprKind::Var) reassigned.insert(s.lhs->text);
@@ -277,6 +315,7 @@ class WarpRows {
   std::set<std::string> writtenByKernel_, uniform_, registerSums_;
   std::map<std::string, Type> locals_;
   bool pointersMoved_ = false;  // a pointer parameter advanced in place
+  bool deterministic_;
 
   std::map<const Stmt*, std::set<std::string>> walks_;  // each walk, and the arrays whose rows it owns
 
@@ -284,21 +323,24 @@ class WarpRows {
   // their own rows: __syncwarp orders those uses (a shuffle does not order memory).
   StmtList withWarpBarriers(const StmtList& body) const {
     StmtList out;
+    size_t sinceBarrier = 0;  // the first statement of `out` after its last barrier
     for (size_t k = 0; k < body.size(); ++k) {
       auto walk = walks_.find(body[k].get());
       if (walk == walks_.end()) {
         out.push_back(body[k]);
         continue;
       }
-      StmtList before(body.begin(), body.begin() + static_cast<long>(k));
+      StmtList before(out.begin() + static_cast<long>(sinceBarrier), out.end());
       StmtList after(body.begin() + static_cast<long>(k) + 1, body.end());
       std::set<std::string> used = analysis::readVariables(after), written = analysis::writtenVariables(after);
       used.insert(written.begin(), written.end());
       if (meets(analysis::writtenVariables(before), walk->second))
         out.push_back(warpBarrier("the rows' elements the walk below uses, as their threads left them above"));
       out.push_back(body[k]);
-      if (meets(used, walk->second))
+      if (meets(used, walk->second)) {
         out.push_back(warpBarrier("the rows' elements the walk above used, before their threads use them below"));
+        sinceBarrier = out.size();
+      }
     }
     return out;
   }
@@ -311,7 +353,7 @@ class WarpRows {
     return withComment(eval(call("__syncwarp", {}, Type::of(Scalar::Void))), why);
   }
 
-  RowLoop rowLoop() const { return RowLoop(d_, uniform_, registerSums_, writtenByKernel_, locals_); }
+  RowLoop rowLoop() const { return RowLoop(d_, uniform_, registerSums_, writtenByKernel_, locals_, deterministic_); }
 
   StmtList topLevel(const StmtPtr& s) {
     RowLoop loop = rowLoop();
@@ -419,6 +461,11 @@ class WarpRows {
     };
     for (const std::string& v : rowLoop.threadValues(original)) fromOwner(v, rowLoop.typeOf(v));
     StmtList body = clone(original.body);
+    RowSums sums = rowSumsOf(rowLoop);
+    for (const RowSum& sum : sums.each) {
+      values[sum.name] = sum.part;
+      round.push_back(decl(sum.part->text, sum.part->type, number(0, sum.part->type)));
+    }
     substitute(body, values);
     addAtEachElement(body);
     if (active) {
@@ -426,14 +473,50 @@ class WarpRows {
     } else {
       round.insert(round.end(), body.begin(), body.end());
     }
+    for (const RowSum& sum : sums.each)
+      round.push_back(eval(call("adjoint::add_to_row", {sum.slots, owner, sum.part}, Type::of(Scalar::Void))));
     round.push_back(assign(iteration, Op::Add, lanes));
     std::string roundName = names_.fresh("round");
     walk.push_back(forStmt(decl(roundName, ct, number(0, ct)), binary(Op::Lt, var(roundName, ct), count),
                            assign(var(roundName, ct), Op::Add, number(1, ct)), round));
+    walk.insert(walk.begin(), sums.start.begin(), sums.start.end());
+    walk.insert(walk.end(), sums.finish.begin(), sums.finish.end());
     StmtPtr out = block(walk);
     walks_[out.get()] = rowLoop.owned();
     out->loc = original.loc;
     out->comment = withWarpNote(original.comment);
+    return out;
+  }
+
+  struct RowSum {
+    std::string name;  // the thread's value, a_bar
+    ExprPtr slots;     // a_bar_rows: a slot per thread of the block in shared memory
+    ExprPtr part;      // a_bar_part: what the lane's iteration of the round adds
+  };
+  struct RowSums {
+    std::vector<RowSum> each;
+    StmtList start, finish;  // the slots zeroed before the walk; each thread's added to it after
+  };
+
+  RowSums rowSumsOf(const RowLoop& rowLoop) {
+    RowSums out;
+    Type u = Type::integer("unsigned", true);
+    unsigned k = 0;
+    for (const std::string& v : rowLoop.rowSums()) {
+      Type t = rowLoop.typeOf(v);
+      Type pointer = t.pointerTo(false);
+      std::string slots = names_.fresh(v + "_rows");
+      ExprPtr mine = index(var(slots, pointer), call("adjoint::thread_rank", {}, u));
+      std::string helper = "adjoint::row_sums<" + t.scalarSpelling() + ", " + std::to_string(k++) + "u>";
+      out.start.push_back(decl(slots, pointer, call(helper, {}, pointer)));
+      out.start.push_back(assign(mine, Op::Assign, number(0, t)));
+      out.finish.push_back(assign(var(v, t), Op::Add, mine));
+      out.each.push_back({v, var(slots, pointer), var(names_.fresh(v + "_part"), t)});
+    }
+    if (out.each.empty()) return out;
+    out.start.front()->comment = "what the rows add to their threads' sums, a slot per thread";
+    out.start.push_back(eval(call("__syncwarp", {}, Type::of(Scalar::Void))));
+    out.finish.insert(out.finish.begin(), eval(call("__syncwarp", {}, Type::of(Scalar::Void))));
     return out;
   }
 
@@ -465,6 +548,6 @@ class WarpRows {
 
 }  // namespace
 
-bool walkRowsByWarp(Function& d) { return WarpRows(d).run(); }
+bool walkRowsByWarp(Function& d, bool deterministic) { return WarpRows(d, deterministic).run(); }
 
 }  // namespace adjoint::transforms

@@ -12,9 +12,12 @@ namespace adjoint::transforms {
 // reads what the loop leaves alone), runs as one walk of the warp over its threads' rows, row
 // after row, lane l at the l-th of every 32 iterations: the values of the row's thread that an
 // iteration reads come from its lane (adjoint::from_lane), and the warp's column sums in shared
-// memory take an atomicAdd per iteration. A loop under the kernel's bounds test (`if (r < rows)`)
+// memory take an atomicAdd per iteration. What the loop only adds to in its thread's locals (a
+// row's sum: softmax's sum of y_bar * y) the lanes add per row (adjoint::add_to_row) into a slot
+// per thread in shared memory, which each thread adds to its local after the walk; not with
+// --deterministic. A loop under the kernel's bounds test (`if (r < rows)`)
 // takes the test along as a flag that every lane reads, its other statements staying in their
 // thread. Returns whether a loop changed.
-bool walkRowsByWarp(ir::Function& d);
+bool walkRowsByWarp(ir::Function& d, bool deterministic);
 
 }  // namespace adjoint::transforms

@@ -112,6 +112,30 @@ __device__ T from_lane(T value, unsigned source) {
   }
 }
 
+// A slot per thread of the block in shared memory, where a walk of the warp over its threads'
+// rows sums what each row adds to a value of its thread (`Slot`: one array per such value).
+template <class T, unsigned Slot>
+__device__ T* row_sums() {
+  __shared__ T sums[1024];
+  return sums;
+}
+
+// Adds `value`, which the lane computed for the row of lane `owner`, to that row's slot of `sums`:
+// the lanes of one owner (neighbours: owners grow with the lane) sum theirs first, by shuffles,
+// and the first of them adds the total. Every thread of the warp calls it together.
+template <class T>
+__device__ void add_to_row(T* sums, unsigned owner, T value) {
+  unsigned lanes = warp_lanes(), l = lane();
+  unsigned mask = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
+  for (unsigned offset = 1; offset < 32; offset *= 2) {
+    T after = __shfl_down_sync(mask, value, offset);
+    unsigned afterOwner = __shfl_down_sync(mask, owner, offset);
+    if (l + offset < lanes && afterOwner == owner) value += after;
+  }
+  unsigned before = __shfl_up_sync(mask, owner, 1);
+  if (l == 0 || before != owner) atomicAdd(&sums[thread_rank() - l + owner], value);
+}
+
 // The sum of `value` over the block, in thread 0, in a fixed order. Every thread of the block
 // must call it (it waits at barriers).
 template <class T>

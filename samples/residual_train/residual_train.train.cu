@@ -262,31 +262,19 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
     float sum = 0.0f;
     // forward sweep
     int row = static_cast<int>(virtual_block * blockDim.x + threadIdx.x);
-    if (row < rows) {
-      z_offset = row * classes;
-      sum = 0.0f;
-      for (int c = 0; c < classes; ++c) {
-        sum += std::exp(logits[z_offset + c]);
-      }
-      // loss[0]: the same address in every thread: summed in a register, added below
-      loss_sum += (std::log(sum) - logits[z_offset + labels[row]]) / static_cast<float>(rows);
-    }
-    // reverse sweep
-    float sum_bar = 0.0f;
-    // line 28: if (row >= rows) return;
     const bool active = row < rows;
     if (active) {
-      // line 32: atomicAdd(loss, (logf(sum) - z[labels[row]]) / rows);
-      const float loss_bar_factor = loss_bar[0] / static_cast<float>(rows);
-      sum_bar = loss_bar_factor / sum;
-      // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
-      atomicAdd(&logits_bar[z_offset + labels[row]], -loss_bar_factor);
+      z_offset = row * classes;
+      sum = 0.0f;
     }
-    // line 31: for (int c = 0; c < classes; ++c) sum += expf(z[c]);
     // the iterations of the warp's threads, row after row, walked by the whole warp: lane l at
     // the l-th of every `lanes` (its threads: 32, fewer in a block's last warp), so that the
     // warp's loads are neighbours (its threads' own rows lie a row apart)
     {
+      // what the rows add to their threads' sums, a slot per thread
+      float *sum_rows = adjoint::row_sums<float, 0u>();
+      sum_rows[adjoint::thread_rank()] = 0.0f;
+      __syncwarp();
       const int lanes = static_cast<int>(adjoint::warp_lanes());
       unsigned owner = 0u;
       int iteration = static_cast<int>(adjoint::lane());
@@ -295,16 +283,59 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
           iteration -= classes;
           ++owner;
         }
-        const int c = classes - 1 - iteration;
-        const float owner_sum_bar = adjoint::from_lane(sum_bar, owner);
+        const int c = iteration;
         const long owner_z_offset = adjoint::from_lane(z_offset, owner);
+        float sum_part = 0.0f;
         const bool owner_active = adjoint::from_lane(active, owner);
         if (owner_active) {
-          // logits[z_offset + c]: threads may share the index: atomicAdd
-          atomicAdd(&logits_bar[owner_z_offset + c],
-                    owner_sum_bar * std::exp(logits[owner_z_offset + c]));
+          sum_part += std::exp(logits[owner_z_offset + c]);
         }
+        adjoint::add_to_row(sum_rows, owner, sum_part);
         iteration += lanes;
+      }
+      __syncwarp();
+      sum += sum_rows[adjoint::thread_rank()];
+    }
+    if (active) {
+      // loss[0]: the same address in every thread: summed in a register, added below
+      loss_sum += (std::log(sum) - logits[z_offset + labels[row]]) / static_cast<float>(rows);
+    }
+    // reverse sweep
+    float sum_bar = 0.0f;
+    // line 28: if (row >= rows) return;
+    const bool active_2 = row < rows;
+    if (active_2) {
+      // line 32: atomicAdd(loss, (logf(sum) - z[labels[row]]) / rows);
+      const float loss_bar_factor = loss_bar[0] / static_cast<float>(rows);
+      sum_bar = loss_bar_factor / sum;
+      // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
+      atomicAdd(&logits_bar[z_offset + labels[row]], -loss_bar_factor);
+    }
+    // the rows' elements the walk below uses, as their threads left them above
+    __syncwarp();
+    // line 31: for (int c = 0; c < classes; ++c) sum += expf(z[c]);
+    // the iterations of the warp's threads, row after row, walked by the whole warp: lane l at
+    // the l-th of every `lanes` (its threads: 32, fewer in a block's last warp), so that the
+    // warp's loads are neighbours (its threads' own rows lie a row apart)
+    {
+      const int lanes_2 = static_cast<int>(adjoint::warp_lanes());
+      unsigned owner_2 = 0u;
+      int iteration_2 = static_cast<int>(adjoint::lane());
+      for (int round_2 = 0; round_2 < classes; ++round_2) {
+        while (iteration_2 >= classes) {
+          iteration_2 -= classes;
+          ++owner_2;
+        }
+        const int c = classes - 1 - iteration_2;
+        const float owner_sum_bar = adjoint::from_lane(sum_bar, owner_2);
+        const long owner_z_offset_2 = adjoint::from_lane(z_offset, owner_2);
+        const bool owner_active_2 = adjoint::from_lane(active_2, owner_2);
+        if (owner_active_2) {
+          // logits[z_offset + c]: threads may share the index: atomicAdd
+          atomicAdd(&logits_bar[owner_z_offset_2 + c],
+                    owner_sum_bar * std::exp(logits[owner_z_offset_2 + c]));
+        }
+        iteration_2 += lanes_2;
       }
     }
   }

@@ -92,6 +92,37 @@ __global__ void row_weighted_sines(const float* x, const float* w, float* y, int
   }
 }
 
+// The same with a scale every thread loads, whose adjoint each row sums over its columns (the
+// walk sums it per row in shared memory, then over the grid).
+// KERNEL: row_scaled_sines grid=2 block=48 x=[1710] w=[19] alpha=[1] y=[1710] rows=90 cols=19
+// KERNEL: row_scaled_sines grid=1 block=64 x=[4500] w=[75] alpha=[1] y=[4500] rows=60 cols=75
+__global__ void row_scaled_sines(const float* x, const float* w, const float* alpha, float* y, int rows, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    const float* xr = x + r * cols;
+    float* yr = y + r * cols;
+    float a = alpha[0];
+    for (int c = cols - 1; c >= 0; --c) yr[c] = a * xr[c] * w[c] + sinf(xr[c]);
+  }
+}
+
+// A softmax written a thread per row, as in llm.c's first softmax kernel: a running maximum, the
+// sum of exponentials, then the outputs; the reverse sums y_bar * y per row before its last pass.
+// KERNEL: thread_softmax grid=2 block=48 x=[1800] y=[1800] rows=70 cols=25
+// KERNEL: thread_softmax grid=1 block=32 x=[1600] y=[1600] rows=20 cols=80
+// BENCH: thread_softmax grid=256 block=128 x=[33554432] y=[33554432] rows=32768 cols=1024
+__global__ void thread_softmax(const float* x, float* y, int rows, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  const float* xr = x + r * cols;
+  float* yr = y + r * cols;
+  float m = -INFINITY;
+  for (int c = 0; c < cols; ++c) m = fmaxf(m, xr[c]);
+  float sum = 0.0f;
+  for (int c = 0; c < cols; ++c) sum += expf(xr[c] - m);
+  for (int c = 0; c < cols; ++c) yr[c] = expf(xr[c] - m) / sum;
+}
+
 // A loss over a matrix-vector product with a shared bias vector indexed by the loop counter.
 // KERNEL: matvec_tanh_loss grid=2 block=32 A=[240] x=[4] bias=[4] loss=[1] rows=60
 // BENCH: matvec_tanh_loss grid=16384 block=256 A=[16777216] x=[4] bias=[4] loss=[1] rows=4194304

@@ -933,8 +933,8 @@ class Generator {
   // A row kernel: rows of C elements, one row per thread, per warp or per block, whose threads walk
   // the row's columns (c from 0 by 1, from the lane by 32, from threadIdx.x by blockDim.x or by 32), perhaps
   // through row pointers, with a per-column parameter p[c], perhaps passing a pointer into the row
-  // to a device function. Each thread's adjoints of x are its own (unless passed on); those of p
-  // are summed by column over the rows.
+  // to a device function, a thread's row perhaps scaled by a sum over it. Each thread's adjoints of
+  // x are its own (unless passed on); those of p are summed by column over the rows.
   std::string rowKernel(int k) {
     std::string name = "k" + std::to_string(k);
     int form = pick(3);  // 0: a thread per row, 1: a warp per row, 2: a block per row
@@ -972,11 +972,18 @@ class Generator {
     std::string element = pointers ? "xr[c]" : "x[r * C + c]", store = pointers ? "yr[c]" : "y[r * C + c]";
     Scope s;
     s.scalars = {"a", "b"};
+    // A thread's row scaled by a sum over it first (a row sum: the reverse of a walk of the warp
+    // over its rows adds it up per row).
+    bool rowSum = form == 0 && chance(50);
+    if (rowSum)
+      out += "  double total = 0.0;\n  " + loop + " total += " + element + " * " + element +
+             ";\n  double scale = 1.0 / (1.0 + total);\n";
     // (calls under ?: in the loop: the reverse of an iteration recomputes them where it needs them)
     out += "  " + loop + " {\n    double a = " + element + ";\n    double b = p[c] * a;\n";
     std::string passed =
         chance(30) ? " + 0.125 * next_product(" + std::string(pointers ? "xr" : "x + r * C") + " + c, C - c)" : "";
-    out += "    " + store + " = " + bounded(s, 3) + " + 0.25 * std::sin(a * b)" + passed + ";\n  }\n}\n\n";
+    out += "    " + store + " = " + bounded(s, 3) + " + 0.25 * std::sin(a * b)" + (rowSum ? " + scale * a" : "") +
+           passed + ";\n  }\n}\n\n";
     return out;
   }
 
