@@ -33,8 +33,8 @@ class RowLoop {
   // Whether `s` is such a loop: counted by one, its bounds the same in every thread, its body only
   // adding to adjoints (each element at one index that moves with the counter, or with atomics).
   bool accepts(const Stmt& s) {
-    if (!analysis::asCountedLoop(s, loop_) || loop_.step || (!loop_.increasing && loop_.counterType.isUnsigned))
-      return false;
+    // (An unsigned counter's count, bound - first, would wrap around where the loop runs not at all.)
+    if (!analysis::asCountedLoop(s, loop_) || loop_.step || loop_.counterType.isUnsigned) return false;
     if (!uniformValue(loop_.first) || !uniformValue(loop_.bound)) return false;
     // A constant count below a warp's width: the thread's own walk is short, the warp's would idle.
     if (loop_.first->kind == ExprKind::Number && loop_.bound->kind == ExprKind::Number &&
@@ -447,10 +447,8 @@ class WarpRows {
     walk.push_back(decl(iteration->text, ct, cast(ct, call("adjoint::lane", {}, u))));
     StmtList round{whileStmt(binary(Op::Ge, iteration, count),
                              {assign(iteration, Op::Sub, count), assign(owner, Op::Add, number(1, u))})};
-    Type counter = ct;
-    counter.constant = true;
     round.push_back(
-        decl(loop.counter, counter, loop.increasing ? add(loop.first, iteration) : sub(loop.first, iteration)));
+        decl(loop.counter, constant, loop.increasing ? add(loop.first, iteration) : sub(loop.first, iteration)));
     // Every lane takes every value (a shuffle needs the whole warp), also where it takes no row.
     std::map<std::string, ExprPtr> values;
     auto fromOwner = [&](const std::string& v, Type t) {
