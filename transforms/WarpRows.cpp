@@ -367,9 +367,9 @@ class WarpRows {
   // runs the walk. The condition keeps its value (the if writes nothing it reads), and what a part
   // declares is read in that part alone.
   StmtList splitGuard(const StmtPtr& guard) {
-    std::vector<size_t> loops;
+    std::map<size_t, RowLoop> loops;  // by their place in the body
     for (size_t k = 0; k < guard->body.size(); ++k)
-      if (rowLoop().accepts(*guard->body[k])) loops.push_back(k);
+      if (RowLoop loop = rowLoop(); loop.accepts(*guard->body[k])) loops.emplace(k, loop);
     if (loops.empty() || !keepsCondition(*guard) || !partsKeepTheirDeclarations(guard->body, loops)) return {guard};
     Type flag = Type::of(Scalar::Bool);
     flag.constant = true;
@@ -385,14 +385,12 @@ class WarpRows {
       part.clear();
     };
     for (size_t k = 0; k < guard->body.size(); ++k) {
-      if (std::find(loops.begin(), loops.end(), k) == loops.end()) {
+      if (!loops.count(k)) {
         part.push_back(guard->body[k]);
         continue;
       }
       flush();
-      RowLoop loop = rowLoop();
-      loop.accepts(*guard->body[k]);
-      out.push_back(walkedByWarp(*guard->body[k], loop, active));
+      out.push_back(walkedByWarp(*guard->body[k], loops.at(k), active));
     }
     flush();
     return out;
@@ -406,8 +404,8 @@ class WarpRows {
   }
 
   // The parts become blocks of their own: the statements between two loops, and each loop.
-  static bool partsKeepTheirDeclarations(const StmtList& body, const std::vector<size_t>& loops) {
-    auto isLoop = [&](size_t k) { return std::find(loops.begin(), loops.end(), k) != loops.end(); };
+  static bool partsKeepTheirDeclarations(const StmtList& body, const std::map<size_t, RowLoop>& loops) {
+    auto isLoop = [&](size_t k) { return loops.count(k) > 0; };
     std::set<std::string> earlier, current;
     for (size_t k = 0; k < body.size(); ++k) {
       if (isLoop(k) || (k > 0 && isLoop(k - 1))) {

@@ -73,19 +73,6 @@ __device__ inline unsigned block_threads() { return blockDim.x * blockDim.y * bl
 __device__ inline unsigned block_rank() { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }
 __device__ inline unsigned grid_blocks() { return gridDim.x * gridDim.y * gridDim.z; }
 
-// The sum of `value` over the first `lanes` lanes of the warp, in lane 0; always added in the
-// same order.
-template <class T>
-__device__ T warp_sum(T value, unsigned lanes) {
-  unsigned mask = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
-  unsigned lane = thread_rank() % 32;
-  for (unsigned offset = 16; offset > 0; offset /= 2) {
-    T other = __shfl_down_sync(mask, value, offset);
-    if (lane + offset < lanes) value += other;
-  }
-  return value;
-}
-
 // The calling thread's lane: warps are made of 32 consecutive thread ranks.
 __device__ inline unsigned lane() { return thread_rank() % 32; }
 
@@ -96,12 +83,26 @@ __device__ inline unsigned warp_lanes() {
   return after < 32 ? after : 32u;
 }
 
+// The mask of a warp's first `lanes` lanes, as shuffles among them take it.
+__device__ inline unsigned lanes_mask(unsigned lanes) { return lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1; }
+
+// The sum of `value` over the first `lanes` lanes of the warp, in lane 0; always added in the
+// same order.
+template <class T>
+__device__ T warp_sum(T value, unsigned lanes) {
+  unsigned mask = lanes_mask(lanes), l = lane();
+  for (unsigned offset = 16; offset > 0; offset /= 2) {
+    T other = __shfl_down_sync(mask, value, offset);
+    if (l + offset < lanes) value += other;
+  }
+  return value;
+}
+
 // `value` as the warp's lane `source` holds it. Every thread of the warp calls it together (a
 // warp walking its threads' rows in turn, transforms/WarpRows.h).
 template <class T>
 __device__ T from_lane(T value, unsigned source) {
-  unsigned lanes = warp_lanes();
-  unsigned mask = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
+  unsigned mask = lanes_mask(warp_lanes());
   if constexpr (std::is_pointer_v<T>) {
     return reinterpret_cast<T>(__shfl_sync(mask, reinterpret_cast<unsigned long long>(value), source));
   } else if constexpr (std::is_integral_v<T>) {  // bool, char and short move as an int
@@ -125,8 +126,7 @@ __device__ T* row_sums() {
 // and the first of them adds the total. Every thread of the warp calls it together.
 template <class T>
 __device__ void add_to_row(T* sums, unsigned owner, T value) {
-  unsigned lanes = warp_lanes(), l = lane();
-  unsigned mask = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
+  unsigned lanes = warp_lanes(), mask = lanes_mask(lanes), l = lane();
   for (unsigned offset = 1; offset < 32; offset *= 2) {
     T after = __shfl_down_sync(mask, value, offset);
     unsigned afterOwner = __shfl_down_sync(mask, owner, offset);
