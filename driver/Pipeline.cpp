@@ -19,6 +19,7 @@
 #include "transforms/ExtractCalls.h"
 #include "transforms/FlattenBlocks.h"
 #include "transforms/HalvingLoops.h"
+#include "transforms/JoinRowPasses.h"
 #include "transforms/ParallelAdjoints.h"
 #include "transforms/RegisterSums.h"
 #include "transforms/ReservedNames.h"
@@ -174,6 +175,12 @@ const std::vector<Pass>& passes() {
       {"zeroed-adjoints", "store an accumulation into a local adjoint that holds zero there (x_bar += e is x_bar = e)",
        Shows::Derivatives,
        eachDerivative([](ir::Function& d, PipelineState&) { transforms::storeIntoZeroedAdjoints(d); })},
+      {"join-row-passes",
+       "reverse mode of device code: the additions into an adjoint array of loops over the same row made in the "
+       "last of them, one read-modify-write of each element",
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
+         if (reverse(s) && (d.kernel || d.device)) transforms::joinRowPasses(d, s.prepared);
+       })},
       {"dead-code", "remove computations nothing reads", Shows::Derivatives, removeDeadCode},
       {"register-sums", "CPU code: sum an adjoint element a loop adds to at one index in a local, added after the loop",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState&) { transforms::sumInRegisters(d); })},

@@ -431,9 +431,7 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
       // line 40: for (int c = lane; c < C; c += 32) y[c] = (xr[c] - mean) * rstd * gain[c] + shift[c];
       if (lane < C) {
         for (int c_3 = lane + (C - 1 - lane) / 32 * 32; c_3 >= lane; c_3 -= 32) {
-          // x[xr_offset + c_3]: each thread its own elements of a row: plain +=
           const float out_bar_factor = out_bar[y_offset + c_3] * gain[c_3];
-          x_bar[xr_offset + c_3] += out_bar_factor * rstd;
           mean_bar -= out_bar_factor * rstd;
           rstd_bar += out_bar_factor * (x[xr_offset + c_3] - mean);
           // gain[c_3]: a column: summed per block in shared memory (an atomicAdd there), added below
@@ -441,7 +439,6 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
                     out_bar[y_offset + c_3] * ((x[xr_offset + c_3] - mean) * rstd));
           // shift[c_3]: a column: summed per block in shared memory (an atomicAdd there), added below
           atomicAdd(&shift_bar_block[c_3], out_bar[y_offset + c_3]);
-          out_bar[y_offset + c_3] = 0.0f;
         }
       }
       // line 38: float rstd = rsqrtf(squares / C + 1e-5f);
@@ -464,9 +461,7 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
           float d = x[xr_offset + c_2] - mean;
           // line 35: squares += d * d;
           d_bar = squares_bar * (2.0f * d);
-          // x[xr_offset + c_2]: each thread its own elements of a row: plain +=
           // line 34: float d = xr[c] - mean;
-          x_bar[xr_offset + c_2] += d_bar;
           mean_bar -= d_bar;
         }
       }
@@ -486,8 +481,13 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
       // line 29: for (int c = lane; c < C; c += 32) sum += xr[c];
       if (lane < C) {
         for (int c = lane + (C - 1 - lane) / 32 * 32; c >= lane; c -= 32) {
+          // the additions into x_bar of the loops of lines 40 and 33,
+          // made here with this loop's: one read-modify-write of each element
+          const float d_2 = x[xr_offset + c] - mean;
+          const float d_bar_2 = squares_bar * (2.0f * d_2);
           // x[xr_offset + c]: each thread its own elements of a row: plain +=
-          x_bar[xr_offset + c] += sum_bar;
+          x_bar[xr_offset + c] += out_bar[y_offset + c] * gain[c] * rstd + d_bar_2 + sum_bar;
+          out_bar[y_offset + c] = 0.0f;
         }
       }
     }

@@ -972,12 +972,14 @@ class Generator {
     std::string element = pointers ? "xr[c]" : "x[r * C + c]", store = pointers ? "yr[c]" : "y[r * C + c]";
     Scope s;
     s.scalars = {"a", "b"};
-    // A thread's row scaled by a sum over it first (a row sum: the reverse of a walk of the warp
-    // over its rows adds it up per row).
-    bool rowSum = form == 0 && chance(50);
+    // A row scaled by a sum over it first: a thread's own (the reverse of a walk of the warp over
+    // its rows adds it up per row), or a warp's, its lanes' parts added by shuffles (the reverse's
+    // two passes over the row add into x_bar in one).
+    bool rowSum = form != 2 && chance(50);
     if (rowSum)
-      out += "  double total = 0.0;\n  " + loop + " total += " + element + " * " + element +
-             ";\n  double scale = 1.0 / (1.0 + total);\n";
+      out += "  double total = 0.0;\n  " + loop + " total += " + element + " * " + element + ";\n" +
+             (form == 1 ? "  for (int o = 16; o > 0; o /= 2) total += __shfl_xor_sync(0xffffffffu, total, o);\n" : "") +
+             "  double scale = 1.0 / (1.0 + total);\n";
     // (calls under ?: in the loop: the reverse of an iteration recomputes them where it needs them)
     out += "  " + loop + " {\n    double a = " + element + ";\n    double b = p[c] * a;\n";
     std::string passed =
