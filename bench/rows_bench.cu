@@ -1,7 +1,9 @@
 // Row kernels' generated vjps against the backward a CUDA engineer writes by hand for them (the
 // bar of issue 11: within 1.5x), in one run: warp_softmax and warp_layernorm of
-// tests/kernels/groups.cu (one warp per row, as llm.c writes them) and W3's softmax cross-entropy
-// (samples/transformer_train, a warp per row over 50304 classes). Each hand-written backward
+// tests/kernels/groups.cu (one warp per row, as llm.c writes them), thread_softmax of
+// tests/kernels/rows.cu (a thread per row, llm.c's first softmax: its hand-written backward is the
+// warp-per-row one) and W3's softmax cross-entropy (samples/transformer_train, a warp per row over
+// 50304 classes). Each hand-written backward
 // follows the generated code's convention (it adds into the input's adjoint; the generated vjp
 // also zeroes the seed it consumed) and uses what its forward saved where the forward saves it
 // (softmax's output, layernorm's mean and rstd), as hand-written training code does. Before timing,
@@ -16,6 +18,7 @@
 
 #include "adjoint/cuda.h"
 #include "softmax_cross_entropy.grad.h"
+#include "thread_softmax.grad.h"
 #include "timing.h"
 #include "warp_layernorm.grad.h"
 #include "warp_softmax.grad.h"
@@ -23,6 +26,9 @@
 // The forward kernels, as the tests and the sample define them.
 #include "../samples/transformer_train/transformer_train.cu"
 #include "../tests/kernels/groups.cu"
+#define row_max rows_row_max  // rows.cu's helper, apart from the sample's of the same parameters
+#include "../tests/kernels/rows.cu"
+#undef row_max
 
 namespace {
 
@@ -143,6 +149,24 @@ void softmax(std::mt19937& rng) {
   report("warp_softmax", forward, generated, hand, agreement);
 }
 
+// llm.c's first softmax, a thread per row, at its BENCH line's shape; the hand-written backward
+// is softmax_backward, a warp per row.
+void thread_per_row_softmax(std::mt19937& rng) {
+  const int N = 32768, C = 1024, threads = 128, grid = N / threads;
+  size_t n = size_t(N) * C;
+  float *x = random_buffer(n, 1.0f, rng), *y = zeros(n), *seed = random_buffer(n, 1.0f, rng);
+  float *y_bar = zeros(n), *x_bar = zeros(n), *hand_bar = zeros(n);
+  double forward = median_ms([&] { thread_softmax<<<grid, threads>>>(x, y, N, C); }, 20);
+  refill(y_bar, seed, n);
+  CHECK(thread_softmax_vjp_launch(grid, threads, 0, 0, x, y, N, C, x_bar, y_bar));
+  softmax_backward<<<N * 32 / 256, 256>>>(y, seed, hand_bar, N, C);
+  double agreement = difference(x_bar, hand_bar, n);
+  double generated =
+      median_ms([&] { CHECK(thread_softmax_vjp_launch(grid, threads, 0, 0, x, y, N, C, x_bar, y_bar)); }, 20);
+  double hand = median_ms([&] { softmax_backward<<<N * 32 / 256, 256>>>(y, seed, hand_bar, N, C); }, 20);
+  report("thread_softmax", forward, generated, hand, agreement);
+}
+
 void layernorm(std::mt19937& rng) {
   const int N = 16384, C = 512, threads = 256, grid = N * 32 / threads;
   size_t n = size_t(N) * C;
@@ -216,6 +240,7 @@ void cross_entropy(std::mt19937& rng) {
 int main() {
   std::mt19937 rng(7);
   softmax(rng);
+  thread_per_row_softmax(rng);
   layernorm(rng);
   cross_entropy(rng);
   CHECK(cudaGetLastError());

@@ -38,6 +38,7 @@ case "${1:-}" in
     for fn in warp_softmax warp_layernorm; do
       build/bin/adjoint grad tests/kernels/groups.cu --fn $fn -o build-gpu/gen/$fn.grad.cu
     done
+    build/bin/adjoint grad tests/kernels/rows.cu --fn thread_softmax -o build-gpu/gen/thread_softmax.grad.cu
     build/bin/adjoint grad samples/transformer_train/transformer_train.cu --fn softmax_cross_entropy \
       -o build-gpu/gen/softmax_cross_entropy.grad.cu
     nvcc -std=c++17 -O3 -arch=sm_90 -I runtime -I build-gpu/gen -I bench bench/rows_bench.cu build-gpu/gen/*.grad.cu \
