@@ -361,7 +361,8 @@ class Joiner {
       saved.push_back(at(decl(names[v]->text, constant, var(v, type)), from.stmt->loc));
     }
     if (!saved.empty()) {
-      saved[0]->comment = savedNames + " as " + loopPlace(*from.stmt) + " reads it: that loop's addition into " +
+      saved[0]->comment = savedNames + " as " + loopPlace(*from.stmt) +
+                          (saved.size() > 1 ? " reads them" : " reads it") + ": that loop's addition into " +
                           t.add.array + "\nis made in " + loopPlace(*t.loop.stmt);
       list_.insert(list_.begin() + static_cast<long>(placeOf(from.stmt)) + 1, saved.begin(), saved.end());
     }
