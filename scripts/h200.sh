@@ -8,8 +8,9 @@
 #                           the GPU, compares each vjp with its float64 reference (built for the
 #                           CPU), runs each check under compute-sanitizer memcheck and racecheck, the
 #                           timings, the row kernels' vjps beside hand-written backwards
-#                           (bench/rows_bench.cu), the training samples' drivers and the W1, W2 and
-#                           W3 benchmarks beside PyTorch's (bench/w*_torch.py); logs go to OUT.
+#                           (bench/rows_bench.cu), affine's vjp beside hand-written variants
+#                           (bench/affine_variants.cu), the training samples' drivers and the W1, W2
+#                           and W3 benchmarks beside PyTorch's (bench/w*_torch.py); logs go to OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The samples with a driver that trains them.
@@ -44,12 +45,19 @@ case "${1:-}" in
     nvcc -std=c++17 -O3 -arch=sm_90 -I runtime -I build-gpu/gen -I bench bench/rows_bench.cu build-gpu/gen/*.grad.cu \
       -lcublas -o build-gpu/rows_bench
     rm -rf build-gpu/gen
+    # affine's vjp beside hand-written variants (bench/affine_variants.cu).
+    mkdir -p build-gpu/gen
+    build/bin/adjoint grad tests/kernels/maps.cu --fn affine -o build-gpu/gen/affine.grad.cu
+    nvcc -std=c++17 -O3 -arch=sm_90 -I runtime -I build-gpu/gen -I bench bench/affine_variants.cu \
+      build-gpu/gen/affine.grad.cu -o build-gpu/affine_variants
+    rm -rf build-gpu/gen
     for sample in $samples; do
       nvcc -std=c++17 -O2 -arch=sm_90 -I runtime -I samples/$sample samples/$sample/train.cu \
         samples/$sample/$sample.train.cu -lcublas -o build-gpu/$sample
     done
     # Without symbols the binaries fit in what the device tool carries (64 MiB).
-    strip build-gpu/kernels/* build-gpu/w1_bench build-gpu/w2_bench build-gpu/w3_bench build-gpu/rows_bench
+    strip build-gpu/kernels/* build-gpu/w1_bench build-gpu/w2_bench build-gpu/w3_bench build-gpu/rows_bench \
+      build-gpu/affine_variants
     for sample in $samples; do strip build-gpu/$sample; done
     ;;
   run)
@@ -76,6 +84,7 @@ case "${1:-}" in
     build-gpu/w3_bench > "$out/w3.txt" 2>&1 || failed=1
     python3 bench/w3_torch.py >> "$out/w3.txt" 2>&1 || failed=1
     build-gpu/rows_bench > "$out/rows.txt" 2>&1 || failed=1
+    build-gpu/affine_variants > "$out/affine_variants.txt" 2>&1 || failed=1
     for bench in build-gpu/kernels/*.bench; do
       echo "$(basename "$bench" .bench): $("$bench" | grep time:)" >> "$out/timings.txt"
     done
