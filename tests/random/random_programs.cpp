@@ -974,7 +974,7 @@ class Generator {
     s.scalars = {"a", "b"};
     // A row scaled by a sum over it first: a thread's own (the reverse of a walk of the warp over
     // its rows adds it up per row), or a warp's, its lanes' parts added by shuffles (the reverse's
-    // two passes over the row add into x_bar in one).
+    // two passes over the row add into x_bar in one where the addend is cheap to compute again).
     bool rowSum = form != 2 && chance(50);
     if (rowSum)
       out += "  double total = 0.0;\n  " + loop + " total += " + element + " * " + element + ";\n" +
