@@ -25,9 +25,12 @@ __device__ void add_warp_sums(float as, float bs, float* a_bar, float* b_bar) {
   }
 }
 
-// v1: the generated loop with __restrict__ pointers.
-__global__ void v1(const float* __restrict__ x, int n, float a, float* __restrict__ x_bar, float* __restrict__ y_bar,
-                   float* __restrict__ a_bar, float* __restrict__ b_bar, unsigned virtual_blocks) {
+// v1: the generated loop with __restrict__ pointers; v4: the same, the seed left as it is (what
+// the zeroing costs).
+template <bool ZeroSeed>
+__global__ void restricted(const float* __restrict__ x, int n, float a, float* __restrict__ x_bar,
+                           float* __restrict__ y_bar, float* __restrict__ a_bar, float* __restrict__ b_bar,
+                           unsigned virtual_blocks) {
   float as = 0.0f, bs = 0.0f;
   for (unsigned vb = blockIdx.x; vb < virtual_blocks; vb += gridDim.x) {
     int i = static_cast<int>(vb * blockDim.x + threadIdx.x);
@@ -36,11 +39,13 @@ __global__ void v1(const float* __restrict__ x, int n, float a, float* __restric
       as += g * x[i];
       x_bar[i] += g * a;
       bs += g;
-      y_bar[i] = 0.0f;
+      if (ZeroSeed) y_bar[i] = 0.0f;
     }
   }
   add_warp_sums(as, bs, a_bar, b_bar);
 }
+auto* const v1 = restricted<true>;
+auto* const v4 = restricted<false>;
 
 // v2: four virtual blocks per round, every load before any store.
 __global__ void v2(const float* x, int n, float a, float* x_bar, float* y_bar, float* a_bar, float* b_bar,
@@ -81,23 +86,6 @@ __global__ void v3(const float* x, int n, float a, float* x_bar, float* y_bar, f
     bs = g;
     x_bar[i] += g * a;
     y_bar[i] = 0.0f;
-  }
-  add_warp_sums(as, bs, a_bar, b_bar);
-}
-
-// v4: as v1, the seed left as it is (what the zeroing costs).
-__global__ void v4(const float* __restrict__ x, int n, float a, float* __restrict__ x_bar,
-                   const float* __restrict__ y_bar, float* __restrict__ a_bar, float* __restrict__ b_bar,
-                   unsigned virtual_blocks) {
-  float as = 0.0f, bs = 0.0f;
-  for (unsigned vb = blockIdx.x; vb < virtual_blocks; vb += gridDim.x) {
-    int i = static_cast<int>(vb * blockDim.x + threadIdx.x);
-    if (i < n) {
-      float g = y_bar[i];
-      as += g * x[i];
-      x_bar[i] += g * a;
-      bs += g;
-    }
   }
   add_warp_sums(as, bs, a_bar, b_bar);
 }
