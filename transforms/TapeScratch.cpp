@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "ad/analysis/Activity.h"
 #include "ad/analysis/RunSlots.h"
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Printer.h"
@@ -27,6 +28,102 @@ std::map<std::string, Type> takeTapes(StmtList& body) {
   }
   return tapes;
 }
+
+// Tapes whose pushes store the same value in the same run. The value of a local copied from
+// another (`float maxval_prev = maxval;`, an online softmax's) is pushed beside the other's own: the
+// later push is dropped and its reads read the earlier tape's slot, which holds the same value.
+class EqualTapes {
+ public:
+  explicit EqualTapes(std::map<std::string, Type>& tapes) : tapes_(tapes) {}
+
+  void merge(StmtList& body) {
+    scan(body);
+    for (const auto& [later, earlier] : merged_) tapes_.erase(later);
+    if (!merged_.empty()) renameReads(body);
+  }
+
+ private:
+  std::map<std::string, Type>& tapes_;
+  std::map<std::string, std::string> merged_;  // a tape merged into another -> that other
+
+  // One statement list: `copies` maps a local to the one it holds a copy of, `pushed` a value to
+  // the tape that keeps it, both forgotten where either side is assigned.
+  void scan(StmtList& list) {
+    std::map<std::string, std::string> copies;
+    std::map<std::string, std::string> pushed;
+    auto source = [&](const std::string& name) {
+      auto c = copies.find(name);
+      return c == copies.end() ? name : c->second;
+    };
+    for (size_t k = 0; k < list.size();) {
+      Stmt& s = *list[k];
+      if (s.kind == StmtKind::Push && s.expr->kind == ExprKind::Var && tapes_.count(s.lhs->text)) {
+        const std::string& tape = s.lhs->text;
+        auto [keeper, fresh] = pushed.emplace(source(s.expr->text), tape);
+        if (!fresh && tapes_.at(keeper->second) == tapes_.at(tape)) {
+          merged_[tape] = keeper->second;
+          list.erase(list.begin() + static_cast<long>(k));
+          continue;
+        }
+        ++k;
+        continue;
+      }
+      for (const std::string& name : analysis::assignedVariables(s)) forget(name, copies, pushed);
+      if (const Expr* from = copiedFrom(s))
+        copies[s.kind == StmtKind::Decl ? s.name : s.lhs->text] = source(from->text);
+      for (StmtList* nested : {&s.body, &s.elseBody}) scan(*nested);
+      ++k;
+    }
+  }
+
+  static void forget(const std::string& name, std::map<std::string, std::string>& copies,
+                     std::map<std::string, std::string>& pushed) {
+    for (auto c = copies.begin(); c != copies.end();) c = c->first == name || c->second == name ? copies.erase(c) : ++c;
+    pushed.erase(name);
+  }
+
+  // The local that `s` copies into another of the same type unchanged (T a = b; or a = b;).
+  static const Expr* copiedFrom(const Stmt& s) {
+    const bool declared = s.kind == StmtKind::Decl && s.expr && !s.type.isIndexed();
+    const bool assigned = s.kind == StmtKind::Assign && s.op == Op::Assign && s.lhs->kind == ExprKind::Var;
+    if (!(declared || assigned) || s.expr->kind != ExprKind::Var) return nullptr;
+    const Type& target = declared ? s.type : s.lhs->type;
+    return target == s.expr->type ? s.expr.get() : nullptr;
+  }
+
+  // The reads of merged tapes as reads of the tapes they merged into. A read of the slot a local of
+  // the same list already holds (unchanged since) reads that local: the two tapes were read
+  // apart where they were two.
+  void renameReads(StmtList& list) {
+    std::map<std::string, std::string> readInto;  // tape -> the local holding this run's slot
+    for (StmtPtr& s : list) {
+      for (ExprPtr* e : {&s->lhs, &s->expr}) *e = renamed(*e);
+      for (ExprPtr& a : s->args) a = renamed(a);
+      const Expr* read = s->expr && s->expr->kind == ExprKind::Pop ? s->expr.get() : nullptr;
+      const std::string tape = read ? read->operands[0]->text : "";
+      auto held = readInto.find(tape);
+      if (read && s->kind == StmtKind::Assign && s->op == Op::Assign && held != readInto.end())
+        s->expr = var(held->second, s->lhs->type);
+      for (const std::string& name : analysis::assignedVariables(*s))
+        for (auto r = readInto.begin(); r != readInto.end();) r = r->second == name ? readInto.erase(r) : ++r;
+      if (read && s->kind == StmtKind::Decl && s->type.constant) readInto[tape] = s->name;
+      for (StmtList* nested : {&s->body, &s->elseBody}) renameReads(*nested);
+    }
+  }
+
+  ExprPtr renamed(const ExprPtr& e) {
+    if (!e) return e;
+    if ((e->kind == ExprKind::Pop || e->kind == ExprKind::Top) && merged_.count(e->operands[0]->text)) {
+      auto copy = std::make_shared<Expr>(*e);
+      copy->operands[0] = var(merged_.at(e->operands[0]->text), e->operands[0]->type);
+      return copy;
+    }
+    if (e->operands.empty()) return e;
+    auto copy = std::make_shared<Expr>(*e);
+    for (ExprPtr& op : copy->operands) op = renamed(op);
+    return copy;
+  }
+};
 
 class Scratch : public Rewriter {
  public:
@@ -106,7 +203,9 @@ class Scratch : public Rewriter {
 
 void tapesInScratch(Function& kernel) {
   std::map<std::string, Type> tapes = takeTapes(kernel.body);
-  if (!tapes.empty()) Scratch(kernel, std::move(tapes)).run();
+  if (tapes.empty()) return;
+  EqualTapes(tapes).merge(kernel.body);
+  Scratch(kernel, std::move(tapes)).run();
 }
 
 }  // namespace adjoint::transforms

@@ -925,9 +925,16 @@ class Generator {
            "    double v = x[i];\n";
     std::string bound = parameter ? "K" : std::to_string(steps);
     std::string pad = "    ";
-    out += pad + "for (int s = 0; s < " + bound + "; ++s)" +
-           (nested ? "\n" + pad + "  for (int t = 0; t < 2; ++t)" : "") + " v = " + steps_[pick(4)] + ";\n";
-    return out + "    y[i] = v;\n  }\n}\n\n";
+    // Or a second value rescaled by each step's change of v, kept in a copy of v made before the
+    // step (as an online softmax keeps its previous maximum): the copy and v share a slot of scratch.
+    bool rescaled = chance(30);
+    std::string step = " v = " + std::string(steps_[pick(4)]) + ";\n";
+    if (rescaled)
+      step = " {\n" + pad + "  double previous = v;\n" + pad + " " + step + pad +
+             "  u = u * cos(previous - v) + 0.5 * v;\n" + pad + "}\n";
+    out += (rescaled ? pad + "double u = 0.0;\n" : "") + pad + "for (int s = 0; s < " + bound + "; ++s)" +
+           (nested ? "\n" + pad + "  for (int t = 0; t < 2; ++t)" : "") + step;
+    return out + "    y[i] = v" + (rescaled ? " + u" : "") + ";\n  }\n}\n\n";
   }
 
   // A row kernel: rows of C elements, one row per thread, per warp or per block, whose threads walk

@@ -64,3 +64,40 @@ TEST_CASE("a kernel's tape pushed in a while loop has no slots to count: a diagn
                                  {push(tape, v), assign(v, Op::Assign, call("sin", {v}, kDouble))})});
   CHECK_THROWS_AS(transforms::tapesInScratch(f), Diagnostic);
 }
+
+namespace {
+
+// for (s) { double p = v; push(p); [between]; push(v); v = sin(v); } and its reverse, which reads
+// both tapes back: p's first, into a constant, then v's.
+Function copyPushedBesideItsSource(StmtList between) {
+  ExprPtr pTape = var("p_tape", Type::tapeOf(kDouble)), vTape = var("v_tape", Type::tapeOf(kDouble));
+  ExprPtr v = var("v", kDouble), p = var("p", kDouble);
+  StmtList forward{decl("p", kDouble, v), push(pTape, p)};
+  for (StmtPtr& s : between) forward.push_back(s);
+  forward.push_back(push(vTape, v));
+  forward.push_back(assign(v, Op::Assign, call("sin", {p}, kDouble)));
+  Type constant = kDouble;
+  constant.constant = true;
+  return kernel({decl("p_tape", Type::tapeOf(kDouble), nullptr), decl("v_tape", Type::tapeOf(kDouble), nullptr),
+                 decl("v", kDouble, number(1, kDouble)), loop(false, forward),
+                 loop(true, {decl("p", constant, pop(pTape)), assign(v, Op::Assign, pop(vTape))})});
+}
+
+}  // namespace
+
+TEST_CASE("a local copied from another is pushed beside it: one tape keeps both, read once per run") {
+  Function f = copyPushedBesideItsSource({});
+  transforms::tapesInScratch(f);
+  std::string body = print(f.body);
+  REQUIRE(f.tapeScratch.size() == 1);
+  CHECK(f.tapeScratch[0].name == "p_tape");
+  CHECK(body.find("v_tape") == std::string::npos);
+  CHECK(body.find("v = p;") != std::string::npos);
+}
+
+TEST_CASE("a copy whose source changes before its push is pushed apart") {
+  Function f = copyPushedBesideItsSource({assign(var("v", kDouble), Op::Mul, number(2, kDouble))});
+  transforms::tapesInScratch(f);
+  CHECK(f.tapeScratch.size() == 2);
+  CHECK(print(f.body).find("v = v_tape[") != std::string::npos);
+}
