@@ -447,34 +447,49 @@ class WarpRows {
                              {assign(iteration, Op::Sub, count), assign(owner, Op::Add, number(1, u))})};
     round.push_back(
         decl(loop.counter, constant, loop.increasing ? add(loop.first, iteration) : sub(loop.first, iteration)));
-    // Every lane takes every value (a shuffle needs the whole warp), also where it takes no row.
+    // The row's values and the parts of its sums stay with a lane while it walks the row: taken
+    // (every lane takes them: a shuffle needs the whole warp) and added where any lane enters
+    // another row, not at every element.
+    ExprPtr held = var(names_.fresh("held_owner"), u);
+    walk.push_back(withComment(decl(held->text, u, owner),
+                               "the row whose values the lane holds and whose sums it adds up, taken again (and\n"
+                               "the sums added) where any lane of the warp enters another row"));
+    StmtList enter;
     std::map<std::string, ExprPtr> values;
     auto fromOwner = [&](const std::string& v, Type t) {
-      std::string name = names_.fresh("owner_" + v);
-      t.constant = true;
-      round.push_back(decl(name, t, call("adjoint::from_lane", {var(v, t), owner}, t)));
-      return values[v] = var(name, t);
+      t.constant = false;
+      ExprPtr mine = var(names_.fresh("owner_" + v), t);
+      walk.push_back(decl(mine->text, t, call("adjoint::from_lane", {var(v, t), owner}, t)));
+      enter.push_back(assign(mine, Op::Assign, call("adjoint::from_lane", {var(v, t), owner}, t)));
+      return values[v] = mine;
     };
     for (const std::string& v : rowLoop.threadValues(original)) fromOwner(v, rowLoop.typeOf(v));
+    ExprPtr activeOwner = active ? fromOwner(active->text, active->type) : nullptr;
     StmtList body = clone(original.body);
     RowSums sums = rowSumsOf(rowLoop);
+    StmtList added;  // each sum's part added to the row it was summed for
     for (const RowSum& sum : sums.each) {
       values[sum.name] = sum.part;
-      round.push_back(decl(sum.part->text, sum.part->type, number(0, sum.part->type)));
+      walk.push_back(decl(sum.part->text, sum.part->type, number(0, sum.part->type)));
+      added.push_back(eval(call("adjoint::add_to_row", {sum.slots, held, sum.part}, Type::of(Scalar::Void))));
+      enter.push_back(assign(sum.part, Op::Assign, number(0, sum.part->type)));
     }
+    enter.insert(enter.begin(), added.begin(), added.end());
+    enter.push_back(assign(held, Op::Assign, owner));
+    round.push_back(ifStmt(call("adjoint::any_lane", {binary(Op::Ne, owner, held)}, Type::of(Scalar::Bool)), enter));
     substitute(body, values);
     addAtEachElement(body);
-    if (active) {
-      round.push_back(ifStmt(fromOwner(active->text, active->type), body));
+    if (activeOwner) {
+      round.push_back(ifStmt(activeOwner, body));
     } else {
       round.insert(round.end(), body.begin(), body.end());
     }
-    for (const RowSum& sum : sums.each)
-      round.push_back(eval(call("adjoint::add_to_row", {sum.slots, owner, sum.part}, Type::of(Scalar::Void))));
     round.push_back(assign(iteration, Op::Add, lanes));
     std::string roundName = names_.fresh("round");
     walk.push_back(forStmt(decl(roundName, ct, number(0, ct)), binary(Op::Lt, var(roundName, ct), count),
                            assign(var(roundName, ct), Op::Add, number(1, ct)), round));
+    StmtList lastAdded = clone(added);
+    walk.insert(walk.end(), lastAdded.begin(), lastAdded.end());
     walk.insert(walk.begin(), sums.start.begin(), sums.start.end());
     walk.insert(walk.end(), sums.finish.begin(), sums.finish.end());
     StmtPtr out = block(walk);

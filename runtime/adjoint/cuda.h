@@ -113,6 +113,10 @@ __device__ T from_lane(T value, unsigned source) {
   }
 }
 
+// Whether any lane of the warp (32, fewer in a block's last warp) holds `predicate`: the same
+// answer in every lane, so that a branch on it keeps the warp together for its shuffles.
+__device__ inline bool any_lane(bool predicate) { return __any_sync(lanes_mask(warp_lanes()), predicate) != 0; }
+
 // A slot per thread of the block in shared memory, where a walk of the warp over its threads'
 // rows sums what each row adds to a value of its thread (`Slot`: one array per such value).
 template <class T, unsigned Slot>

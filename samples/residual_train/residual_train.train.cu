@@ -278,21 +278,31 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
       const int lanes = static_cast<int>(adjoint::warp_lanes());
       unsigned owner = 0u;
       int iteration = static_cast<int>(adjoint::lane());
+      // the row whose values the lane holds and whose sums it adds up, taken again (and
+      // the sums added) where any lane of the warp enters another row
+      unsigned held_owner = owner;
+      long owner_z_offset = adjoint::from_lane(z_offset, owner);
+      bool owner_active = adjoint::from_lane(active, owner);
+      float sum_part = 0.0f;
       for (int round = 0; round < classes; ++round) {
         while (iteration >= classes) {
           iteration -= classes;
           ++owner;
         }
         const int c = iteration;
-        const long owner_z_offset = adjoint::from_lane(z_offset, owner);
-        float sum_part = 0.0f;
-        const bool owner_active = adjoint::from_lane(active, owner);
+        if (adjoint::any_lane(owner != held_owner)) {
+          adjoint::add_to_row(sum_rows, held_owner, sum_part);
+          owner_z_offset = adjoint::from_lane(z_offset, owner);
+          owner_active = adjoint::from_lane(active, owner);
+          sum_part = 0.0f;
+          held_owner = owner;
+        }
         if (owner_active) {
           sum_part += std::exp(logits[owner_z_offset + c]);
         }
-        adjoint::add_to_row(sum_rows, owner, sum_part);
         iteration += lanes;
       }
+      adjoint::add_to_row(sum_rows, held_owner, sum_part);
       __syncwarp();
       sum += sum_rows[adjoint::thread_rank()];
     }
@@ -321,15 +331,24 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
       const int lanes_2 = static_cast<int>(adjoint::warp_lanes());
       unsigned owner_2 = 0u;
       int iteration_2 = static_cast<int>(adjoint::lane());
+      // the row whose values the lane holds and whose sums it adds up, taken again (and
+      // the sums added) where any lane of the warp enters another row
+      unsigned held_owner_2 = owner_2;
+      float owner_sum_bar = adjoint::from_lane(sum_bar, owner_2);
+      long owner_z_offset_2 = adjoint::from_lane(z_offset, owner_2);
+      bool owner_active_2 = adjoint::from_lane(active_2, owner_2);
       for (int round_2 = 0; round_2 < classes; ++round_2) {
         while (iteration_2 >= classes) {
           iteration_2 -= classes;
           ++owner_2;
         }
         const int c = classes - 1 - iteration_2;
-        const float owner_sum_bar = adjoint::from_lane(sum_bar, owner_2);
-        const long owner_z_offset_2 = adjoint::from_lane(z_offset, owner_2);
-        const bool owner_active_2 = adjoint::from_lane(active_2, owner_2);
+        if (adjoint::any_lane(owner_2 != held_owner_2)) {
+          owner_sum_bar = adjoint::from_lane(sum_bar, owner_2);
+          owner_z_offset_2 = adjoint::from_lane(z_offset, owner_2);
+          owner_active_2 = adjoint::from_lane(active_2, owner_2);
+          held_owner_2 = owner_2;
+        }
         if (owner_active_2) {
           // logits[z_offset + c]: threads may share the index: atomicAdd
           atomicAdd(&logits_bar[owner_z_offset_2 + c],
