@@ -18,6 +18,7 @@
 #include "transforms/DynamicShared.h"
 #include "transforms/ExtractCalls.h"
 #include "transforms/FlattenBlocks.h"
+#include "transforms/ForwardSums.h"
 #include "transforms/HalvingLoops.h"
 #include "transforms/JoinRowPasses.h"
 #include "transforms/ParallelAdjoints.h"
@@ -180,6 +181,12 @@ const std::vector<Pass>& passes() {
        "last of them, one read-modify-write of each element",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
          if (reverse(s) && (d.kernel || d.device)) transforms::joinRowPasses(d, s.prepared);
+       })},
+      {"forward-sums",
+       "reverse mode of device code: a loop that only sums a fixed factor times what the forward's loop computes "
+       "made a sum in that loop, added once",
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
+         if (reverse(s) && (d.kernel || d.device)) transforms::sumInForwardSweep(d, s.prepared);
        })},
       {"dead-code", "remove computations nothing reads", Shows::Derivatives, removeDeadCode},
       {"register-sums", "CPU code: sum an adjoint element a loop adds to at one index in a local, added after the loop",

@@ -377,6 +377,8 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
     // forward sweep
     int row = static_cast<int>((virtual_block * blockDim.x + threadIdx.x) / 32u);
     int lane = static_cast<int>(threadIdx.x % 32u);
+    // the sum of d over the loop of line 33, made by the forward sweep's loop for its reverse
+    float d_sum = 0.0f;
     if (row < rows) {
       xr_offset = row * C;
       float sum = 0.0f;
@@ -393,6 +395,7 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
       for (int c_2 = lane; c_2 < C; c_2 += 32) {
         float d = x[xr_offset + c_2] - mean;
         squares += d * d;
+        d_sum += d;
       }
       for (int o_2_halving = 0; o_2_halving < adjoint::halvings(16); ++o_2_halving) {
         // halving loop, counted: o_2 halves each iteration
@@ -403,7 +406,6 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
       y_offset = row * C;
     }
     // reverse sweep
-    float d_bar = 0.0f;
     float mean_bar = 0.0f;
     float rstd_bar = 0.0f;
     float squares_bar = 0.0f;
@@ -438,14 +440,9 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
       }
       // line 33: for (int c = lane; c < C; c += 32) {
       if (lane < C) {
-        for (int c_2 = lane + (C - 1 - lane) / 32 * 32; c_2 >= lane; c_2 -= 32) {
-          // recomputed, not taped
-          float d = x[xr_offset + c_2] - mean;
-          // line 35: squares += d * d;
-          d_bar = squares_bar * (2.0f * d);
-          // line 34: float d = xr[c] - mean;
-          mean_bar -= d_bar;
-        }
+        // mean_bar -= squares_bar * (2.0f * d) at each element:
+        // the factor times the sum of d the forward sweep made
+        mean_bar -= squares_bar * 2.0f * d_sum;
       }
       // line 31: float mean = sum / C;
       sum_bar = mean_bar / static_cast<float>(C);

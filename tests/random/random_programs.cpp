@@ -982,11 +982,20 @@ class Generator {
     // A row scaled by a sum over it first: a thread's own (the reverse of a walk of the warp over
     // its rows adds it up per row), or a warp's, its lanes' parts added by shuffles (the reverse's
     // two passes over the row add into x_bar in one where the addend is cheap to compute again).
-    bool rowSum = form != 2 && chance(50);
-    if (rowSum)
-      out += "  double total = 0.0;\n  " + loop + " total += " + element + " * " + element + ";\n" +
-             (form == 1 ? "  for (int o = 16; o > 0; o /= 2) total += __shfl_xor_sync(0xffffffffu, total, o);\n" : "") +
-             "  double scale = 1.0 / (1.0 + total);\n";
+    // Perhaps of the elements less the row's mean, as a layernorm's variance (whose reverse adds
+    // its fixed factor times the sum of the centered elements the forward's loop makes).
+    bool rowSum = form != 2 && chance(50), centered = rowSum && chance(50);
+    auto reduced = [&](const std::string& v) {
+      return form == 1 ? "  for (int o = 16; o > 0; o /= 2) " + v + " += __shfl_xor_sync(0xffffffffu, " + v + ", o);\n"
+                       : std::string();
+    };
+    if (centered)
+      out += "  double first = 0.0;\n  " + loop + " first += " + element + ";\n" + reduced("first") +
+             "  double mean = first / C;\n  double total = 0.0;\n  " + loop + " {\n    double centered = " + element +
+             " - mean;\n    total += centered * centered;\n  }\n";
+    else if (rowSum)
+      out += "  double total = 0.0;\n  " + loop + " total += " + element + " * " + element + ";\n";
+    if (rowSum) out += reduced("total") + "  double scale = 1.0 / (1.0 + total);\n";
     // (calls under ?: in the loop: the reverse of an iteration recomputes them where it needs them)
     out += "  " + loop + " {\n    double a = " + element + ";\n    double b = p[c] * a;\n";
     std::string passed =
