@@ -37,22 +37,6 @@ void number(StmtList& list, std::vector<Stmt*>& path, std::vector<Node>& out) {
 
 bool isFor(const Stmt& s) { return s.kind == StmtKind::For && s.init && s.init->kind == StmtKind::Decl && s.expr; }
 
-bool jumps(const StmtList& body) {
-  bool found = false;
-  walk(body, [&](const Stmt& x) {
-    found |= x.kind == StmtKind::Break || x.kind == StmtKind::Continue || x.kind == StmtKind::Return;
-  });
-  return found;
-}
-
-std::map<std::string, int> mentions(const StmtList& body) {
-  std::map<std::string, int> count;
-  walkExprs(body, [&](const Expr& e) {
-    if (e.kind == ExprKind::Var) ++count[e.text];
-  });
-  return count;
-}
-
 // A term of a reverse loop's sum as a factor the loop does not change times one it does
 // (f * g), read through products, negations and divisions by the unchanged.
 struct Split {
@@ -92,7 +76,7 @@ class ForwardSums {
     const Stmt &forward = *nodes[f].stmt, &reverse = *nodes[r].stmt;
     SourceLoc place = placeOf(nodes, r);
     if (!isFor(forward) || forward.loc.line != place.line || forward.loc.col != place.col ||
-        forward.init->name != reverse.init->name || nodes[f].end > r || jumps(forward.body) || !forward.step ||
+        forward.init->name != reverse.init->name || nodes[f].end > r || jumpsOrWaits(nodes[f].stmt) || !forward.step ||
         !reverse.step || forward.step->op == reverse.step->op || !sameExpr(*forward.step->expr, *reverse.step->expr) ||
         analysis::assignedVariables(forward.body).count(forward.init->name))
       return false;

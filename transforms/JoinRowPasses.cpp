@@ -85,25 +85,6 @@ bool sliceOf(const StmtList& body, size_t addAt, const Module& m, Slice& out) {
   return true;
 }
 
-// Whether the statement (or one nested in it) leaves early or waits at a barrier.
-bool jumpsOrWaits(const StmtPtr& s) {
-  bool found = false;
-  walk(s, [&](const Stmt& x) {
-    found |= x.kind == StmtKind::Break || x.kind == StmtKind::Continue || x.kind == StmtKind::Return;
-  });
-  walkExprs(StmtList{s}, [&](const Expr& e) { found |= isBarrier(e); });
-  return found;
-}
-
-// How many times each variable is mentioned.
-std::map<std::string, int> mentions(const StmtList& body) {
-  std::map<std::string, int> count;
-  walkExprs(body, [&](const Expr& e) {
-    if (e.kind == ExprKind::Var) ++count[e.text];
-  });
-  return count;
-}
-
 // The arrays that only additions into them mention (`A[i] += e`): no statement reads them.
 std::set<std::string> onlyAddedTo(const Function& d) {
   std::map<std::string, int> additions;

@@ -66,4 +66,21 @@ bool collectReads(const ExprPtr& e, const Module& m, Reads& out) {
   return ok;
 }
 
+bool jumpsOrWaits(const StmtPtr& s) {
+  bool found = false;
+  walk(s, [&](const Stmt& x) {
+    found |= x.kind == StmtKind::Break || x.kind == StmtKind::Continue || x.kind == StmtKind::Return;
+  });
+  walkExprs(StmtList{s}, [&](const Expr& e) { found |= isBarrier(e); });
+  return found;
+}
+
+std::map<std::string, int> mentions(const StmtList& body) {
+  std::map<std::string, int> count;
+  walkExprs(body, [&](const Expr& e) {
+    if (e.kind == ExprKind::Var) ++count[e.text];
+  });
+  return count;
+}
+
 }  // namespace adjoint::transforms

@@ -40,4 +40,10 @@ struct Reads {
 // call with effects, a tape, a dereference, the program's own code, shared memory.
 bool collectReads(const ir::ExprPtr& e, const ir::Module& m, Reads& out);
 
+// Whether the statement (or one nested in it) leaves early or waits at a barrier.
+bool jumpsOrWaits(const ir::StmtPtr& s);
+
+// How many times each variable is mentioned (read or assigned) in the statements.
+std::map<std::string, int> mentions(const ir::StmtList& body);
+
 }  // namespace adjoint::transforms
