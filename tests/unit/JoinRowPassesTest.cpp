@@ -106,3 +106,20 @@ TEST_CASE("passes stay apart where joining them could change a value") {
   leaving->body.push_back(ifStmt(binary(Op::Gt, c, number(3, kInt)), {jump(StmtKind::Break)}));
   CHECK(unchanged({leaving, lastPass()}) == "unchanged");
 }
+
+TEST_CASE("an addend through a math call stays in its loop: the call computed again costs more than the join saves") {
+  ExprPtr c = var("c", kInt), g = var("g", kFloat), v = var("v", kFloat);
+  Module m;
+  m.rules["std::exp"] = Rule{{"v"}, {call("std::exp", {v}, kFloat)}};
+  StmtPtr first =
+      loop("c", n,
+           {decl("g", kFloat, call("std::exp", {mul(index(yBar, c), s)}, kFloat)), assign(index(xBar, c), Op::Add, g),
+            assign(t, Op::Add, g), assign(index(yBar, c), Op::Assign, number(0, kFloat))});
+  Function f = kernel({first, lastPass()});
+  transforms::joinRowPasses(f, m);
+  CHECK(print(f.body).find("x_bar[c] += g;") != std::string::npos);
+  // the same addend without the call joins
+  Function plain = kernel({firstPass(), lastPass()});
+  transforms::joinRowPasses(plain, m);
+  CHECK(print(plain.body).find("x_bar[c]") == std::string::npos);
+}
