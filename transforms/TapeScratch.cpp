@@ -5,6 +5,7 @@
 #include "ad/analysis/Activity.h"
 #include "ad/analysis/RunSlots.h"
 #include "ad/ir/Diagnostic.h"
+#include "ad/ir/Names.h"
 #include "ad/ir/Printer.h"
 #include "ad/ir/Rewriter.h"
 
@@ -38,8 +39,14 @@ class EqualTapes {
 
   void merge(StmtList& body) {
     scan(body);
-    for (const auto& [later, earlier] : merged_) tapes_.erase(later);
-    if (!merged_.empty()) renameReads(body);
+    if (merged_.empty()) return;
+    std::map<std::string, ExprPtr> into;
+    for (const auto& [later, earlier] : merged_) {
+      into[later] = var(earlier, Type::tapeOf(tapes_.at(earlier)));
+      tapes_.erase(later);
+    }
+    substitute(body, into);
+    readOnce(body);
   }
 
  private:
@@ -91,14 +98,11 @@ class EqualTapes {
     return target == s.expr->type ? s.expr.get() : nullptr;
   }
 
-  // The reads of merged tapes as reads of the tapes they merged into. A read of the slot a local of
-  // the same list already holds (unchanged since) reads that local: the two tapes were read
-  // apart where they were two.
-  void renameReads(StmtList& list) {
+  // A read of a tape's slot that a local of the same list already holds (unchanged since) reads
+  // that local: the reads of merged tapes were apart where the tapes were two.
+  static void readOnce(StmtList& list) {
     std::map<std::string, std::string> readInto;  // tape -> the local holding this run's slot
     for (StmtPtr& s : list) {
-      for (ExprPtr* e : {&s->lhs, &s->expr}) *e = renamed(*e);
-      for (ExprPtr& a : s->args) a = renamed(a);
       const Expr* read = s->expr && s->expr->kind == ExprKind::Pop ? s->expr.get() : nullptr;
       const std::string tape = read ? read->operands[0]->text : "";
       auto held = readInto.find(tape);
@@ -107,21 +111,8 @@ class EqualTapes {
       for (const std::string& name : analysis::assignedVariables(*s))
         for (auto r = readInto.begin(); r != readInto.end();) r = r->second == name ? readInto.erase(r) : ++r;
       if (read && s->kind == StmtKind::Decl && s->type.constant) readInto[tape] = s->name;
-      for (StmtList* nested : {&s->body, &s->elseBody}) renameReads(*nested);
+      for (StmtList* nested : {&s->body, &s->elseBody}) readOnce(*nested);
     }
-  }
-
-  ExprPtr renamed(const ExprPtr& e) {
-    if (!e) return e;
-    if ((e->kind == ExprKind::Pop || e->kind == ExprKind::Top) && merged_.count(e->operands[0]->text)) {
-      auto copy = std::make_shared<Expr>(*e);
-      copy->operands[0] = var(merged_.at(e->operands[0]->text), e->operands[0]->type);
-      return copy;
-    }
-    if (e->operands.empty()) return e;
-    auto copy = std::make_shared<Expr>(*e);
-    for (ExprPtr& op : copy->operands) op = renamed(op);
-    return copy;
   }
 };
 
