@@ -51,6 +51,26 @@ struct ReverseSums {
   std::vector<std::pair<StmtPtr, ExprPtr>> sums;  // `a += t` / `a -= t`, with t's temps inlined
 };
 
+// What the statements from the forward's loop up to the reverse's change: the scalars they assign
+// and the arrays they write (of a statement that holds the reverse loop, all of it), and how often
+// the forward loop's body assigns each of its scalars.
+struct Between {
+  std::set<std::string> changed, written;
+  std::map<std::string, int> forwardAssigned;
+
+  Between(const std::vector<Node>& nodes, size_t f, size_t r) {
+    for (size_t k = f; k < r; k = nodes[k].end) {  // each statement once, with what it holds
+      StmtList one{nodes[k].stmt};
+      changed.merge(analysis::assignedVariables(one));
+      written.merge(analysis::writtenVariables(one));
+    }
+    walk(nodes[f].stmt->body, [&](const Stmt& s) {
+      if (s.kind == StmtKind::Decl) ++forwardAssigned[s.name];
+      if (s.kind == StmtKind::Assign) ++forwardAssigned[rootName(*s.lhs)];
+    });
+  }
+};
+
 class ForwardSums {
  public:
   ForwardSums(Function& d, const Module& m) : d_(d), m_(m), names_(d) {}
@@ -85,6 +105,7 @@ class ForwardSums {
     if (!commonScope(nodes, f, r, common, forwardItem, reverseItem)) return false;
     ReverseSums sums;
     if (!readSums(reverse, sums)) return false;
+    Between between(nodes, f, r);
     std::vector<std::pair<Split, ExprPtr>> splits;  // each sum's split, and its varying part
     for (const auto& [stmt, term] : sums.sums) {
       Split split;
@@ -92,7 +113,7 @@ class ForwardSums {
       if (split.varying.empty()) return false;
       ExprPtr g = split.varying[0];
       for (size_t k = 1; k < split.varying.size(); ++k) g = mul(g, split.varying[k]);
-      if (!computedByForward(g, sums, nodes, f, r)) return false;
+      if (!computedByForward(g, sums, between, forward, reverse)) return false;
       splits.push_back({split, g});
     }
     rewrite(nodes, f, r, *forwardItem, sums, splits);
@@ -180,20 +201,8 @@ class ForwardSums {
 
   // Whether `g` has the same value at the end of each iteration of the forward's loop as in the
   // reverse's: the locals it reads are declared there alike, the rest unchanged in between.
-  bool computedByForward(const ExprPtr& g, const ReverseSums& sums, const std::vector<Node>& nodes, size_t f,
-                         size_t r) const {
-    const Stmt &forward = *nodes[f].stmt, &reverse = *nodes[r].stmt;
-    std::set<std::string> changed, written;
-    for (size_t k = f; k < r; ++k) {
-      StmtList one{nodes[k].stmt};
-      changed.merge(analysis::assignedVariables(one));
-      written.merge(analysis::writtenVariables(one));
-    }
-    std::map<std::string, int> forwardAssigned;
-    walk(forward.body, [&](const Stmt& s) {
-      if (s.kind == StmtKind::Decl) ++forwardAssigned[s.name];
-      if (s.kind == StmtKind::Assign) ++forwardAssigned[rootName(*s.lhs)];
-    });
+  bool computedByForward(const ExprPtr& g, const ReverseSums& sums, const Between& between, const Stmt& forward,
+                         const Stmt& reverse) const {
     std::vector<ExprPtr> pending{g};
     std::set<std::string> seen;
     while (!pending.empty()) {
@@ -202,16 +211,17 @@ class ForwardSums {
       Reads reads;
       if (!collectReads(e, m_, reads)) return false;
       for (const std::string& array : reads.arrays)
-        if (written.count(array)) return false;
+        if (between.written.count(array)) return false;
       for (const auto& [name, type] : reads.scalars) {
         if (name == reverse.init->name || !seen.insert(name).second) continue;
         if (!sums.declared.count(name)) {
-          if (changed.count(name)) return false;
+          if (between.changed.count(name)) return false;
           continue;
         }
         const Stmt* mine = declarationIn(reverse.body, name);
         const Stmt* theirs = declarationIn(forward.body, name);
-        if (!mine || !theirs || forwardAssigned[name] != 1 || !sameExpr(*mine->expr, *theirs->expr)) return false;
+        if (!mine || !theirs || between.forwardAssigned.at(name) != 1 || !sameExpr(*mine->expr, *theirs->expr))
+          return false;
         pending.push_back(mine->expr);
       }
     }
