@@ -250,7 +250,7 @@ class ForwardSums {
                const std::vector<std::pair<Split, ExprPtr>>& splits) {
     Stmt& forward = *nodes[f].stmt;
     const Stmt& reverse = *nodes[r].stmt;
-    std::string place = "the loop of line " + std::to_string(forward.loc.line);
+    std::string place = loopPlace(forward);
     std::map<std::string, ExprPtr> sumOf;  // a varying part (printed) -> its sum
     StmtList declarations, replacement;
     for (size_t k = 0; k < splits.size(); ++k) {

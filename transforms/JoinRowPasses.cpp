@@ -106,10 +106,6 @@ std::set<std::string> onlyAddedTo(const Function& d) {
 // and a math call computed again costs more than the read-modify-write it saves.
 constexpr int kMostCalls = 0;
 
-std::string loopPlace(const Stmt& s) {
-  return s.loc.line ? "the loop of line " + std::to_string(s.loc.line) : "a loop";
-}
-
 // "the loop of line 32", "the loops of lines 32 and 24", "the loops of lines 40, 32 and 24".
 std::string loopsPlace(const std::vector<unsigned>& lines) {
   if (lines.size() == 1) return "the loop of line " + std::to_string(lines[0]);

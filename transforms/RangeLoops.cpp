@@ -75,6 +75,10 @@ bool jumpsOrWaits(const StmtPtr& s) {
   return found;
 }
 
+std::string loopPlace(const Stmt& s) {
+  return s.loc.line ? "the loop of line " + std::to_string(s.loc.line) : "a loop";
+}
+
 std::map<std::string, int> mentions(const StmtList& body) {
   std::map<std::string, int> count;
   walkExprs(body, [&](const Expr& e) {

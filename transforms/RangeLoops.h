@@ -43,6 +43,9 @@ bool collectReads(const ir::ExprPtr& e, const ir::Module& m, Reads& out);
 // Whether the statement (or one nested in it) leaves early or waits at a barrier.
 bool jumpsOrWaits(const ir::StmtPtr& s);
 
+// "the loop of line 32" (its forward line), for comments; "a loop" where it has none.
+std::string loopPlace(const ir::Stmt& s);
+
 // How many times each variable is mentioned (read or assigned) in the statements.
 std::map<std::string, int> mentions(const ir::StmtList& body);
 
