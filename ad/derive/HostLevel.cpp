@@ -10,6 +10,7 @@
 #include "ad/derive/HostSteps.h"
 #include "ad/derive/HostVersions.h"
 #include "ad/derive/Optimizers.h"
+#include "ad/derive/SharedBuffers.h"
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Names.h"
 #include "ad/ir/Naming.h"
@@ -70,6 +71,7 @@ class HostBuilder {
     plan_ = planVersions(steps_, loops_, f_, mode_ == Mode::Reverse, train(), names_);
     if (train()) starts_ = planAdjointStarts(steps_, pullbackBuffers(), r_.train->loss);
     planUpdatesInPullbacks();
+    if (mode_ == Mode::Reverse) privates_ = planPrivateAdjoints(steps_, pullbackBuffers(), names_);
     g.body = locals_;
     StmtList scratch = allocateScratch();
     g.body.insert(g.body.end(), scratch.begin(), scratch.end());
@@ -98,6 +100,7 @@ class HostBuilder {
   std::map<std::string, size_t> updatedInPullback_;
   std::string status_, scratch_;
   std::map<std::string, std::string> counts_;  // buffer -> the local holding its extent
+  std::vector<PrivateAdjoint> privates_;       // adjoints of launches' arguments kept apart (SharedBuffers.h)
   // The buffers with adjoints: every floating one in f_vjp; in a training step, those that depend
   // on the trained parameters and that the loss depends on, and what their steps' pullbacks need.
   std::set<std::string> active_, withAdjoint_;
@@ -245,7 +248,7 @@ class HostBuilder {
     StmtList out;
     out.push_back(withComment(decl(status_, kStatus, nullptr),
                               "the first error of the steps and copies below (the later ones still run)"));
-    if (plan_.versions.empty() && plan_.saves.empty() && !train()) return out;
+    if (plan_.versions.empty() && plan_.saves.empty() && privates_.empty() && !train()) return out;
     scratch_ = names_.fresh("scratch");
     out.push_back(withComment(
         decl(scratch_, kScratch, call("adjoint::Scratch", {stream_}, kScratch)),
@@ -259,12 +262,30 @@ class HostBuilder {
     }
     StmtList tapes = allocateTapes();
     out.insert(out.end(), tapes.begin(), tapes.end());
+    for (const PrivateAdjoint& a : privates_) {
+      const Step& s = steps_[a.step];
+      const BufferArg& b = *derivativeBuffers(s)[a.argument];
+      out.push_back(withComment(decl(a.count, kCount, overLoop(s, touched(s, b))),
+                                "line " + std::to_string(s.stmt->loc.line) + " shares " + b.buffer +
+                                    " between parameters: the adjoint through '" + s.kernel->params[b.position].name +
+                                    "' kept apart" + (a.overlaps.empty() ? "" : " where they overlap")));
+      out.push_back(decl(a.name, derivativeType(b.buffer),
+                         call(scratch_ + ".take<" + derivativeType(b.buffer).scalarSpelling() + ">",
+                              {var(a.count, kCount)}, derivativeType(b.buffer))));
+    }
     if (train())
       for (const std::string& b : withAdjoint_) {
         declareCount(b, out);
         if (!updatedInPullback_.count(b)) out.push_back(take(naming::adjointOf(b), b));
       }
     out.push_back(ifStmt(unary(Op::Not, var(scratch_, kScratch)), {ret(call(scratch_ + ".status", {}, kError))}));
+    for (const PrivateAdjoint& a : privates_) {  // zero once: each pullback leaves it zero (copy_vjp)
+      const Step& s = steps_[a.step];
+      ExprPtr p = var(a.name, derivativeType(derivativeBuffers(s)[a.argument]->buffer));
+      ExprPtr bytes = mul(var(a.count, kCount), call("sizeof", {unary(Op::Deref, p)}, kCount));
+      out.push_back(assign(status(), Op::Assign,
+                           call("cudaMemsetAsync", {p, number(0, Type::integer()), bytes, stream_}, kError)));
+    }
     if (train()) {
       StmtList seeds = seedAdjoints();
       out.insert(out.end(), seeds.begin(), seeds.end());
@@ -454,6 +475,21 @@ class HostBuilder {
     return out;
   }
 
+  // Step k's pullback, between the checks and the additions its private adjoints need.
+  StmtList withPrivates(size_t k, StmtPtr pullback) const {
+    const Step& s = steps_[k];
+    Touched extent = [&](const BufferArg& b) { return touched(s, b); };
+    StmtList out = checkOverlaps(k, privates_, s, derivativeBuffers(s), extent);
+    out.push_back(pullback);
+    StmtList added =
+        addPrivateAdjoints(k, privates_, s, derivativeBuffers(s), derivativeArguments(s), extent, stream_, status());
+    out.insert(out.end(), added.begin(), added.end());
+    return out;
+  }
+  std::vector<ExprPtr> pullbackArguments(size_t k) const {
+    return withPrivateAdjoints(k, privates_, derivativeArguments(steps_[k]));
+  }
+
   // The name of the derivative of the step's kernel (with the kernel's own stores: K_value_and_vjp).
   std::string kernelDerivative(const Step& s, bool withValue = false) const {
     return s.kernel ? q_.need(*s.kernel, kernelWrt(s), mode_, withValue) : "";
@@ -543,12 +579,12 @@ class HostBuilder {
         out.push_back(located(forwardStatement(s, args, status()), s));
         return out;
       }
-      StmtPtr both =
-          derivativeStatement(s, f_, true, args, derivativeArguments(s), kernelDerivative(s, true), status());
+      StmtPtr both = derivativeStatement(s, f_, true, args, pullbackArguments(k), kernelDerivative(s, true), status());
       both->comment = "line " + std::to_string(s.stmt->loc.line) + ": " + m_.sourceLine(s.stmt->loc.line) +
                       "\nthe loss and its pullback in one kernel: it writes " + r_.train->loss +
                       " and the adjoints of its inputs";
-      out.push_back(located(both, s));
+      StmtList pullback = withPrivates(k, located(both, s));
+      out.insert(out.end(), pullback.begin(), pullback.end());
       return out;
     });
     if (train()) {
@@ -589,11 +625,12 @@ class HostBuilder {
     if (differentiated(s) && k != lossWithPullback()) {
       std::string note;
       ExprPtr adjoints = gemmAdjoints(k, note);
-      StmtPtr pullback = located(derivativeStatement(s, f_, true, arguments(s, s.before), derivativeArguments(s),
+      StmtPtr pullback = located(derivativeStatement(s, f_, true, arguments(s, s.before), pullbackArguments(k),
                                                      kernelDerivative(s), status(), adjoints),
                                  s);
       if (!note.empty()) pullback->comment += "\n" + note;
-      out.push_back(pullback);
+      StmtList all = withPrivates(k, pullback);
+      out.insert(out.end(), all.begin(), all.end());
     }
     return out;
   }

@@ -86,6 +86,12 @@ cudaError_t fill_all(cudaStream_t stream, Fill<T> first, More... more) {
   return detail::launch_per_item(stream, {first, Fill<T>(more)...}, detail::fill_all_kernel<T>);
 }
 
+// Whether elements [a, a + a_count) and [b, b + b_count) of one buffer overlap: two parameters of
+// a launch that point into one buffer need their adjoints kept apart only where they do.
+inline bool overlap(long long a, long long a_count, long long b, long long b_count) {
+  return a < b + b_count && b < a + a_count;
+}
+
 // The pullback of `to = from` over n elements: the adjoint of `to` moves into `from`'s (to's
 // old values were overwritten: their adjoint is zero).
 template <class T>

@@ -122,6 +122,10 @@ cudaError_t residual_train_step(cublasHandle_t handle, const float *X, const int
   long long Hs_before_L45_count =
       std::min<long long>((size + threads - 1) / threads * threads, width * batch);
   float *Hs_before_L45 = scratch.take<float>(l_iterations * Hs_before_L45_count);
+  // line 45 shares Hs between parameters: the adjoint through 'h' kept apart where they overlap
+  long long Hs_bar_h_count =
+      std::min<long long>((size + threads - 1) / threads * threads, width * batch);
+  float *Hs_bar_h = scratch.take<float>(Hs_bar_h_count);
   float *Hs_bar = scratch.take<float>(Hs_count);
   float *T_bar = scratch.take<float>(T_count);
   // elements of Wout the forward touches
@@ -153,6 +157,7 @@ cudaError_t residual_train_step(cublasHandle_t handle, const float *X, const int
   if (!scratch) {
     return scratch.status();
   }
+  status = cudaMemsetAsync(Hs_bar_h, 0, Hs_bar_h_count * sizeof(*Hs_bar_h), 0);
   // the adjoints start at zero; the loss's at one (d loss / d loss)
   status = adjoint::fill_all(
       0, adjoint::Fill(Hs_bar, Hs_count, 0.0f), adjoint::Fill(T_bar, T_count, 0.0f),
@@ -219,11 +224,23 @@ cudaError_t residual_train_step(cublasHandle_t handle, const float *X, const int
     status = adjoint::copy(
         Hs_1 + (l + 1) * size, Hs_before_L45 + static_cast<long long>(l) * Hs_before_L45_count,
         std::min<long long>((size + threads - 1) / threads * threads, width * batch), 0);
+    // whether what 'h' reads of Hs overlaps what the launch's other parameters touch there
+    bool h_overlaps = adjoint::overlap(
+        static_cast<long long>(l * size),
+        std::min<long long>((size + threads - 1) / threads * threads, width * batch),
+        static_cast<long long>((l + 1) * size),
+        std::min<long long>((size + threads - 1) / threads * threads, width * batch));
     // line 45: residual_tanh<<<(size + threads - 1) / threads, threads>>>(Hs + l * size, T, bs + l * width, Hs + (l + 1) * size,
     status = residual_tanh_vjp_launch((size + threads - 1) / threads, threads, 0, 0,
                                       Hs_1 + l * size, T_1, bs + l * width, Hs_1 + (l + 1) * size,
-                                      width, batch, Hs_bar + l * size, T_bar, bs_bar + l * width,
-                                      Hs_bar + (l + 1) * size);
+                                      width, batch, h_overlaps ? Hs_bar_h : Hs_bar + l * size,
+                                      T_bar, bs_bar + l * width, Hs_bar + (l + 1) * size);
+    if (h_overlaps) {
+      // the adjoint through 'h' added into Hs_bar
+      status = adjoint::copy_vjp(
+          Hs_bar + l * size, Hs_bar_h,
+          std::min<long long>((size + threads - 1) / threads * threads, width * batch), 0);
+    }
     // T as it was before line 43
     status = adjoint::copy(T_1, T_before_L43 + static_cast<long long>(l) * T_before_L43_count,
                            static_cast<long long>(width) * (batch - 1) + width, 0);

@@ -109,3 +109,22 @@ void optional(const float* x, const float* bias, const float* w, const float* b,
   }
   squared_error<<<(n + 63) / 64, 64>>>(y + (layers - 1) * n, x, loss, n);
 }
+
+__global__ void product(const float* a, const float* b, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a[i] * b[i];
+}
+
+// One buffer passed for two or three parameters of a launch: h scaled in place through two names,
+// x times its neighbour (x, x + 1: thread i adds into x_bar[i + 1] through b, thread i + 1 through
+// a), and y squared in place through three names; and the same in a loop over layers. The
+// adjoints through the parameters that only read are kept apart and added after each launch.
+// HOST: shared_buffers x=[65] s=[1] h=[64] y=[64] z=[192] n=64 layers=3
+void shared_buffers(const float* x, const float* s, float* h, float* y, float* z, int n, int layers) {
+  scale_all<<<2, 32>>>(x, h, s, n);
+  scale_all<<<2, 32>>>(h, h, s, n);
+  product<<<(n + 31) / 32, 32>>>(x, x + 1, y, n);
+  product<<<(n + 31) / 32, 32>>>(y, y, y, n);
+  product<<<(n + 31) / 32, 32>>>(h, y, z, n);
+  for (int l = 1; l < layers; ++l) product<<<(n + 31) / 32, 32>>>(z + (l - 1) * n, z + (l - 1) * n, z + l * n, n);
+}

@@ -156,6 +156,7 @@ class Generator {
   // Those of kernels_ whose y[i] stays of the size of one term: not a sum of n of them in four
   // bins or one, which a later kernel's exp(0.5 * x[i]) would take past what a double holds.
   std::vector<std::string> elementwise_;
+  std::vector<std::string> pointwise_;
   int nextCounter_ = 0;  // while-loop counters get names of their own
   // Vectors of 8 elements, not the verifier's 64: the loops over a whole vector (range-for,
   // std::accumulate, y[j] += sin(y[j - 1])) then chain 8 steps, as the pointer functions' n does,
@@ -610,7 +611,8 @@ class Generator {
       out += "    const double* xi = x + i;\n    b += 0.125 * std::sin(*xi);\n";
       s.pointer = "xi";  // one element: read as *xi
     }
-    if (chance(25)) {
+    bool neighbours = chance(25);
+    if (neighbours) {
       // a running maximum or minimum over a few elements, as fmax/fmin or as an if
       std::string e = "x[(i + j) % n] * p[1]";
       const char* update[] = {"r = std::fmax(r, " /* e */, "r = fmin(" /* e, r */, "if (" /* e > r */};
@@ -645,6 +647,8 @@ class Generator {
     // Nor one that needs dynamic shared memory (they launch with none).
     if (!pairs && !dynamicShared) kernels_.push_back(instance);
     if (!pairs && !dynamicShared && (store == 0 || store == 3)) elementwise_.push_back(instance);
+    // ... and, reading x at i alone, one a launch may run in place through two names (y, p, y)
+    if (!pairs && !dynamicShared && !neighbours && (store == 0 || store == 3)) pointwise_.push_back(instance);
     if (templated)
       out += "  }\n}\ntemplate __global__ void " + instance + "(const double*, const double*, double*, int);\n\n";
     return templated ? out : out + "  }\n}\n\n";
@@ -1007,7 +1011,8 @@ class Generator {
 
   // Host code over the kernels: two or three of them launched in a chain through an intermediate
   // buffer, perhaps in a loop over layers, the last perhaps on offsets into the buffers (and in
-  // place, when it adds into y) and under an if; the output perhaps zeroed first, and a third
+  // place, when it adds into y) and under an if, perhaps one in place through two names (y, p, y);
+  // the output perhaps zeroed first, and a third
   // output g written from h and y by one of cuBLAS's GEMMs or a copy. A launch whose output
   // another kernel reads is of an elementwise kernel.
   std::string hostFunction() {
@@ -1049,6 +1054,8 @@ class Generator {
       const char* conditions[] = {"", "if (n % 2 == 0) ", "if (p != nullptr) "};
       out += "  " + std::string(conditions[pick(3)]) + launch;
     }
+    if (!pointwise_.empty() && chance(35))  // y in place through two names: read as x, written as y
+      out += "  " + pointwise_[pick(pointwise_.size())] + "<<<blocks, 64, 0, stream>>>(y, p, y, n);\n";
     if (chance(50)) {
       out += "  const double half = 0.5, zero = 0.0;\n" + gemm();
     } else {
