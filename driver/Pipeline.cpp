@@ -21,7 +21,6 @@
 #include "transforms/ForwardSums.h"
 #include "transforms/HalvingLoops.h"
 #include "transforms/JoinRowPasses.h"
-#include "transforms/RestrictPointers.h"
 #include "transforms/ParallelAdjoints.h"
 #include "transforms/RegisterSums.h"
 #include "transforms/ReservedNames.h"
@@ -236,12 +235,6 @@ const std::vector<Pass>& passes() {
        "device code: the lanes of a 128-bit vector that a derivative reads or writes one at a time, moved in one "
        "access",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState&) { transforms::moveLanesTogether(d); })},
-      {"restrict-pointers",
-       "reverse mode of kernels: mark __restrict__ the pointers to buffers the kernel only reads, so that their loads "
-       "may move across the stores into adjoints",
-       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
-         if (reverse(s) && d.kernel) transforms::restrictReadOnlyPointers(d);
-       })},
       {"emit", "write the source and the header: the derivatives, copies of the forward functions they call, launchers",
        Shows::Source, emit},
       {"format", "format the source and the header with clang-format's LLVM style", Shows::Source, format},

@@ -36,7 +36,6 @@ struct Param {
   std::string of{};                // Adjoint, Tangent: the primal parameter it belongs to
   bool nondifferentiable = false;  // marked by the user; never gets an adjoint
   bool unused = false;  // a derivative's parameter its body does not read: [[maybe_unused]] where it is defined
-  bool restrictPointer = false;  // a pointer nothing the function runs writes through: __restrict__
 };
 
 // The IR's name for a function the user names `requested` (as --fn does): the name without its

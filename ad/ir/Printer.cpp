@@ -294,9 +294,8 @@ std::string printSignature(const Function& f, bool definition) {
   std::string s = (f.internal ? "static " : "") + target + f.returnType.paramSpelling() + " " + f.name + "(";
   for (size_t i = 0; i < f.params.size(); ++i) {
     const Param& p = f.params[i];
-    std::string name = (definition && p.restrictPointer ? "__restrict__ " : "") + p.name;
     s += (i ? ", " : "") + std::string(definition && p.unused ? "[[maybe_unused]] " : "") +
-         (f.internal ? p.type.paramSpelling() + " " + name : p.type.declarator(name));
+         (f.internal ? p.type.paramSpelling() + " " + p.name : p.type.declarator(p.name));
   }
   return s + ")";
 }

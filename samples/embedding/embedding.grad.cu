@@ -13,7 +13,7 @@
 //     as it came in
 //   wte_bar: the adjoint of wte is added here (+=); the caller zeroes it first
 //   wpe_bar: the adjoint of wpe is added here (+=); the caller zeroes it first
-__global__ void encoder_forward_vjp([[maybe_unused]] float *out, const int *__restrict__ inp,
+__global__ void encoder_forward_vjp([[maybe_unused]] float *out, const int *inp,
                                     [[maybe_unused]] const float *wte,
                                     [[maybe_unused]] const float *wpe, int B, int T, int C,
                                     float *out_bar, float *wte_bar, float *wpe_bar,

@@ -308,9 +308,8 @@ static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cuda
                          z_bar, bias_bar, grid.x);
 }
 
-static __global__ void bias_relu_vjp(float *__restrict__ h, const float *__restrict__ bias,
-                                     int rows, int features, float *h_bar, float *bias_bar,
-                                     unsigned int virtual_blocks) {
+static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int features,
+                                     float *h_bar, float *bias_bar, unsigned int virtual_blocks) {
   // adjoints a thread adds at its column (its index modulo features): summed in registers
   // first; the blocks a thread runs in turn keep it on one column
   float bias_bar_column = 0.0f;

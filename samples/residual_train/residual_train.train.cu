@@ -440,11 +440,9 @@ static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cuda
                          z_bar, bias_bar, grid.x);
 }
 
-static __global__ void residual_tanh_vjp([[maybe_unused]] const float *h,
-                                         const float *__restrict__ t,
-                                         const float *__restrict__ bias,
-                                         [[maybe_unused]] float *out, int width, int batch,
-                                         float *h_bar, float *t_bar, float *bias_bar,
+static __global__ void residual_tanh_vjp([[maybe_unused]] const float *h, const float *t,
+                                         const float *bias, [[maybe_unused]] float *out, int width,
+                                         int batch, float *h_bar, float *t_bar, float *bias_bar,
                                          float *out_bar, unsigned int virtual_blocks) {
   // adjoints a thread adds at its column (its index modulo width): summed in registers
   // first; the blocks a thread runs in turn keep it on one column

@@ -346,7 +346,7 @@ static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_
                          loss, rows, classes, logits_bar, loss_bar);
 }
 
-static __global__ void layernorm_vjp(const float *__restrict__ x, const float *__restrict__ gain,
+static __global__ void layernorm_vjp(const float *x, const float *gain,
                                      [[maybe_unused]] const float *shift,
                                      [[maybe_unused]] float *out, int rows, int C, float *x_bar,
                                      float *gain_bar, float *shift_bar, float *out_bar,
@@ -553,7 +553,7 @@ static cudaError_t bias_residual_vjp_launch(dim3 grid, dim3 block, size_t shmem,
                          features, y_bar, bias_bar, x_bar, grid.x);
 }
 
-static __global__ void bias_gelu_vjp(const float *__restrict__ pre, const float *__restrict__ bias,
+static __global__ void bias_gelu_vjp(const float *pre, const float *bias,
                                      [[maybe_unused]] float *out, int rows, int features,
                                      float *pre_bar, float *bias_bar, float *out_bar,
                                      unsigned int virtual_blocks) {

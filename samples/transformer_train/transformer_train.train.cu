@@ -364,7 +364,7 @@ static cudaError_t softmax_cross_entropy_value_and_vjp_launch(
   return status;
 }
 
-static __global__ void layernorm_vjp(const float *__restrict__ x, const float *__restrict__ gain,
+static __global__ void layernorm_vjp(const float *x, const float *gain,
                                      [[maybe_unused]] const float *shift,
                                      [[maybe_unused]] float *out, int rows, int C, float *x_bar,
                                      float *gain_bar, float *shift_bar, float *out_bar,
@@ -570,7 +570,7 @@ static cudaError_t bias_residual_vjp_wrt_bias_y_launch(dim3 grid, dim3 block, si
                          rows, features, y_bar, bias_bar, grid.x);
 }
 
-static __global__ void bias_gelu_vjp(const float *__restrict__ pre, const float *__restrict__ bias,
+static __global__ void bias_gelu_vjp(const float *pre, const float *bias,
                                      [[maybe_unused]] float *out, int rows, int features,
                                      float *pre_bar, float *bias_bar, float *out_bar,
                                      unsigned int virtual_blocks) {
@@ -634,7 +634,7 @@ static cudaError_t bias_gelu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cud
 }
 
 static __global__ void
-layernorm_vjp_wrt_gain_out_shift(const float *__restrict__ x, [[maybe_unused]] const float *gain,
+layernorm_vjp_wrt_gain_out_shift(const float *x, [[maybe_unused]] const float *gain,
                                  [[maybe_unused]] const float *shift, [[maybe_unused]] float *out,
                                  int rows, int C, float *gain_bar, float *shift_bar, float *out_bar,
                                  unsigned int virtual_blocks) {

@@ -12,8 +12,7 @@
 //   b_bar: the adjoint of b is added here (+=); the caller zeroes it first
 //   loss_bar: in: the adjoint of loss as the function leaves it (the seed); out: the adjoint of
 //     loss as it came in
-__global__ void w1_loss_vjp(const float *__restrict__ x, const float *__restrict__ y,
-                            const float *__restrict__ a, const float *__restrict__ b,
+__global__ void w1_loss_vjp(const float *x, const float *y, const float *a, const float *b,
                             [[maybe_unused]] float *loss, int n, float *a_bar, float *b_bar,
                             float *loss_bar, adjoint::BlockSums block_sums,
                             unsigned int virtual_blocks) {
