@@ -33,11 +33,16 @@ std::map<std::string, Type> takeTapes(StmtList& body) {
 // Tapes whose pushes store the same value in the same run. The value of a local copied from
 // another (`float maxval_prev = maxval;`, an online softmax's) is pushed beside the other's own: the
 // later push is dropped and its reads read the earlier tape's slot, which holds the same value.
+// Only tapes pushed at one place each: a tape pushed elsewhere too (a loop's variable also taped
+// before the loop) keeps values the other never holds.
 class EqualTapes {
  public:
   explicit EqualTapes(std::map<std::string, Type>& tapes) : tapes_(tapes) {}
 
   void merge(StmtList& body) {
+    walk(body, [&](const Stmt& s) {
+      if (s.kind == StmtKind::Push) ++pushes_[s.lhs->text];
+    });
     scan(body);
     if (merged_.empty()) return;
     std::map<std::string, ExprPtr> into;
@@ -52,6 +57,7 @@ class EqualTapes {
  private:
   std::map<std::string, Type>& tapes_;
   std::map<std::string, std::string> merged_;  // a tape merged into another -> that other
+  std::map<std::string, int> pushes_;          // a tape -> the statements that push to it
 
   // One statement list: `copies` maps a local to the one it holds a copy of, `pushed` a value to
   // the tape that keeps it, both forgotten where either side is assigned.
@@ -67,7 +73,8 @@ class EqualTapes {
       if (s.kind == StmtKind::Push && s.expr->kind == ExprKind::Var && tapes_.count(s.lhs->text)) {
         const std::string& tape = s.lhs->text;
         auto [keeper, fresh] = pushed.emplace(source(s.expr->text), tape);
-        if (!fresh && tapes_.at(keeper->second) == tapes_.at(tape)) {
+        bool once = pushes_[tape] == 1 && pushes_[keeper->second] == 1;
+        if (!fresh && once && tapes_.at(keeper->second) == tapes_.at(tape)) {
           merged_[tape] = keeper->second;
           list.erase(list.begin() + static_cast<long>(k));
           continue;
@@ -119,15 +126,19 @@ class EqualTapes {
 class Scratch : public Rewriter {
  public:
   Scratch(Function& d, std::map<std::string, Type> tapes)
-      : d_(d), tapes_(std::move(tapes)), threads_(d), runs_(d, threads_) {}
+      : d_(d), tapes_(std::move(tapes)), threads_(d), runs_(d, threads_), names_(d) {
+    for (const auto& [tape, element] : tapes_) names_.insert(tape);  // declared no more: takeTapes removed them
+  }
 
   void run() {
     rewrite(d_.body);
-    for (const auto& [name, element] : tapes_) {
-      auto push = perThread_.find(name);
-      if (push == perThread_.end()) throw InternalError("a kernel's tape '" + name + "' that nothing pushes to");
-      d_.params.push_back(Param{name, element.pointerTo(false), Role::TapeScratch});
-      d_.tapeScratch.push_back({name, push->second});
+    for (const auto& [tape, element] : tapes_) {
+      auto sites = sites_.find(tape);
+      if (sites == sites_.end()) throw InternalError("a kernel's tape '" + tape + "' that nothing pushes to");
+      for (const auto& [runs, site] : sites->second) {
+        d_.params.push_back(Param{site.array, element.pointerTo(false), Role::TapeScratch});
+        d_.tapeScratch.push_back({site.array, site.perThread});
+      }
     }
   }
 
@@ -136,7 +147,15 @@ class Scratch : public Rewriter {
   std::map<std::string, Type> tapes_;
   analysis::ThreadIndexing threads_;
   analysis::RunSlots runs_;  // made before the rewriting
-  std::map<std::string, ExprPtr> perThread_;
+  NameSet names_;
+  // Where a tape is pushed, by the runs per thread there: a tape pushed in loops of different
+  // runs (a loop's variable taped in the loop and before it) keeps each place's values in an
+  // array of its own, which the pops with the same runs read.
+  struct Site {
+    std::string array;
+    ExprPtr perThread;
+  };
+  std::map<std::string, std::map<std::string, Site>> sites_;
 
   void enter(Stmt& s) override {
     if (s.kind == StmtKind::Push) return store(s);
@@ -158,13 +177,15 @@ class Scratch : public Rewriter {
 
   // tape.push_back(v) as tape[slot] = v.
   void store(Stmt& s) {
-    const std::string& tape = s.lhs->text;
-    if (perThread_.count(tape)) throw InternalError("a kernel's tape '" + tape + "' pushed at two places");
+    const std::string tape = s.lhs->text;
     analysis::RunSlot run = slotOf(s, tape);
-    perThread_[tape] = run.perThread;
+    std::map<std::string, Site>& sites = sites_[tape];
+    auto [site, fresh] =
+        sites.emplace(print(*run.perThread), Site{sites.empty() ? tape : names_.fresh(tape), run.perThread});
+    if (!fresh) throw InternalError("a kernel's tape '" + tape + "' pushed at two places with the same runs");
     SourceLoc loc = s.loc;
     std::string comment = s.comment;
-    s = *assign(index(var(tape, tapes_.at(tape).pointerTo(false)), run.slot), Op::Assign, s.expr);
+    s = *assign(index(var(site->second.array, tapes_.at(tape).pointerTo(false)), run.slot), Op::Assign, s.expr);
     s.loc = loc;
     s.comment = comment;
   }
@@ -176,12 +197,11 @@ class Scratch : public Rewriter {
     if ((e->kind == ExprKind::Pop || e->kind == ExprKind::Top) && tapes_.count(e->operands[0]->text)) {
       const std::string& tape = e->operands[0]->text;
       analysis::RunSlot run = slotOf(s, tape);
-      auto push = perThread_.find(tape);
-      if (push == perThread_.end() || print(*push->second) != print(*run.perThread))
-        throw InternalError("the reverse of a kernel reads its tape '" + tape +
-                            "' where its runs differ from the push's (" + print(*run.perThread) + " against " +
-                            (push == perThread_.end() ? std::string("none") : print(*push->second)) + ")");
-      return index(var(tape, tapes_.at(tape).pointerTo(false)), run.slot);
+      auto site = sites_[tape].find(print(*run.perThread));
+      if (site == sites_[tape].end())
+        throw InternalError("the reverse of a kernel reads its tape '" + tape + "' where no push has its runs (" +
+                            print(*run.perThread) + ")");
+      return index(var(site->second.array, tapes_.at(tape).pointerTo(false)), run.slot);
     }
     if (e->operands.empty()) return e;
     auto copy = std::make_shared<Expr>(*e);

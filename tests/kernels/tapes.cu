@@ -65,3 +65,20 @@ __global__ void iterate_grid_stride(const float* x, float* y, int n) {
     y[i] = v;
   }
 }
+
+// The same with a second value that reads a copy of the first from before each step: the first is
+// taped at two places (in the inner loop, and before each run of the grid-stride loop), each
+// place's values in slots of their own.
+// KERNEL: iterate_with_copy grid=1 block=5 x=[61] p=[1] y=[61] n=61
+__global__ void iterate_with_copy(const float* x, const float* p, float* y, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    float v = x[i];
+    float u = 0.0f;
+    for (int s = 0; s < 2; ++s) {
+      float previous = v;
+      v = tanhf(v) * p[0] + 0.3f * v;
+      u = u * cosf(previous - v) + 0.5f * v;
+    }
+    y[i] = v + u;
+  }
+}
