@@ -229,6 +229,12 @@ const std::vector<Pass>& passes() {
        "named constant",
        Shows::Derivatives,
        eachDerivative([](ir::Function& d, PipelineState& s) { transforms::shareCommonFactors(d, s.prepared); })},
+      {"seed-loads",
+       "reverse mode of kernels: load an adjoint element that neighbouring statements read once, into a named "
+       "constant",
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
+         if (reverse(s) && d.kernel) transforms::shareSeedLoads(d, s.prepared);
+       })},
       {"row-parameters", "take parameters that are arrays of arrays as the caller passes them, indexed as one array",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState&) { transforms::takeRowParameters(d); })},
       {"vector-lanes",

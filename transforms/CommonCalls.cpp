@@ -48,8 +48,8 @@ std::set<std::string> writes(const Stmt& s) {
   return {};
 }
 
-// What a sharer looks for: pure calls, or factors of derivatives.
-enum class Shared { Calls, Factors };
+// What a sharer looks for: pure calls, factors of derivatives, or elements of adjoint arrays.
+enum class Shared { Calls, Factors, Seeds };
 
 // The first adjoint or tangent that e reads, or nothing.
 const Expr* firstDerivative(const Expr& e) {
@@ -90,7 +90,10 @@ void walkHoistable(const ExprPtr& e, bool guarded, Visit&& visit) {
 
 class Sharer : public Rewriter {
  public:
-  Sharer(const Function& f, const Module& m, Shared what) : module_(m), names_(f), what_(what) {}
+  Sharer(const Function& f, const Module& m, Shared what) : module_(m), names_(f), what_(what) {
+    for (const Param& p : f.params)
+      if (p.role == Role::Adjoint && p.type.pointer) adjointArrays_.insert(p.name);
+  }
 
  private:
   void rewriteList(StmtList& body) override {
@@ -103,10 +106,20 @@ class Sharer : public Rewriter {
   const Module& module_;
   NameSet names_;
   Shared what_;
+  std::set<std::string> adjointArrays_;  // the adjoints the caller passes (not shared memory's)
 
-  bool isCandidate(const Expr& e) const { return what_ == Shared::Calls ? module_.isPureCall(e) : isFactor(e); }
+  bool isCandidate(const Expr& e) const {
+    if (what_ == Shared::Seeds)
+      return e.kind == ExprKind::Index && e.operands[0]->kind == ExprKind::Var &&
+             adjointArrays_.count(e.operands[0]->text);
+    return what_ == Shared::Calls ? module_.isPureCall(e) : isFactor(e);
+  }
 
   std::string fresh(const Expr& e) {
+    if (what_ == Shared::Seeds) {  // y_bar[i] -> y_bar_i, y_bar[row * C + c] -> y_bar_element
+      const Expr& at = *e.operands[1];
+      return names_.fresh(e.operands[0]->text + (at.kind == ExprKind::Var ? "_" + at.text : "_element"));
+    }
     if (what_ == Shared::Factors) {
       // d1_bar / vol -> d1_bar_over_vol, y_bar * w -> y_bar_w; otherwise named by its first adjoint.
       const Expr &a = *e.operands[0], &b = *e.operands[1];
@@ -143,17 +156,20 @@ class Sharer : public Rewriter {
         end = j;
         bool changesInputs = false;
         for (const std::string& w : writes(*body[j])) changesInputs |= inputs.count(w) > 0;
+        // (other threads may store into an adjoint array between barriers)
+        if (what_ == Shared::Seeds && body[j]->expr && isBarrier(*body[j]->expr)) changesInputs = true;
         if (changesInputs) break;
       }
-      // A factor is named when several statements share it; a call, when it is evaluated twice.
-      if (uses < 2 || (what_ == Shared::Factors && statements < 2)) continue;
+      // A factor or an element is named when several statements share it; a call, when it is evaluated twice.
+      if (uses < 2 || (what_ != Shared::Calls && statements < 2)) continue;
       std::string name = fresh(*target);
       ExprPtr v = var(name, target->type);
       for (size_t j = i; j <= end; ++j) {
         auto copy = std::make_shared<Stmt>(*body[j]);
         copy->expr = replace(copy->expr, *target, v);
         for (ExprPtr& a : copy->args) a = replace(a, *target, v);
-        if (copy->lhs && copy->lhs->kind == ExprKind::Index) copy->lhs = replace(copy->lhs, *target, v);
+        if (copy->lhs && copy->lhs->kind == ExprKind::Index && !sameExpr(*copy->lhs, *target))  // not the store itself
+          copy->lhs = replace(copy->lhs, *target, v);
         body[j] = copy;
       }
       auto d = decl(name, target->type, target);
@@ -175,5 +191,7 @@ class Sharer : public Rewriter {
 void shareCommonCalls(Function& f, const Module& m) { Sharer(f, m, Shared::Calls).rewrite(f.body); }
 
 void shareCommonFactors(Function& f, const Module& m) { Sharer(f, m, Shared::Factors).rewrite(f.body); }
+
+void shareSeedLoads(Function& f, const Module& m) { Sharer(f, m, Shared::Seeds).rewrite(f.body); }
 
 }  // namespace adjoint::transforms

@@ -42,14 +42,15 @@ __global__ void encoder_forward_vjp([[maybe_unused]] float *out, const int *inp,
     // wte[wte_ix_offset]: threads may share the index: each run's (index, value) pair in a slot
     // of wte_bar_keys and wte_bar_values; the launcher sorts them by index and adds in slot order
     // line 24: *out_btc = *wte_ix + *wpe_tc;
+    const float out_bar_out_btc_offset = out_bar[out_btc_offset];
     adjoint::add_to_segment(wte_bar_keys, wte_bar_values,
                             static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x, wte_bar,
-                            static_cast<long long>(wte_ix_offset), out_bar[out_btc_offset]);
+                            static_cast<long long>(wte_ix_offset), out_bar_out_btc_offset);
     // wpe[wpe_tc_offset]: threads may share the index: each run's (index, value) pair in a slot
     // of wpe_bar_keys and wpe_bar_values; the launcher sorts them by index and adds in slot order
     adjoint::add_to_segment(wpe_bar_keys, wpe_bar_values,
                             static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x, wpe_bar,
-                            static_cast<long long>(wpe_tc_offset), out_bar[out_btc_offset]);
+                            static_cast<long long>(wpe_tc_offset), out_bar_out_btc_offset);
     out_bar[out_btc_offset] = 0.0f;
   }
 }

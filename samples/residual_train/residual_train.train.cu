@@ -457,10 +457,11 @@ static __global__ void residual_tanh_vjp([[maybe_unused]] const float *h, const 
     // line 16: if (i < width * batch) out[i] = h[i] + tanhf(t[i] + bias[i % width]);
     if (i < width * batch) {
       // h[i]: index injective over threads: plain +=
-      h_bar[i] += out_bar[i];
+      const float out_bar_i = out_bar[i];
+      h_bar[i] += out_bar_i;
       const float tanh_value = std::tanh(t[i] + bias[i % width]);
       // t[i]: index injective over threads: plain +=
-      const float out_bar_factor = out_bar[i] * (1.0f - tanh_value * tanh_value);
+      const float out_bar_factor = out_bar_i * (1.0f - tanh_value * tanh_value);
       t_bar[i] += out_bar_factor;
       // bias[i % width]: one column per thread: summed in a register, added below
       bias_bar_column += out_bar_factor;

@@ -415,14 +415,14 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
       // line 40: for (int c = lane; c < C; c += 32) y[c] = (xr[c] - mean) * rstd * gain[c] + shift[c];
       if (lane < C) {
         for (int c_3 = lane + (C - 1 - lane) / 32 * 32; c_3 >= lane; c_3 -= 32) {
-          const float out_bar_factor = out_bar[y_offset + c_3] * gain[c_3];
+          const float out_bar_element = out_bar[y_offset + c_3];
+          const float out_bar_factor = out_bar_element * gain[c_3];
           mean_bar -= out_bar_factor * rstd;
           rstd_bar += out_bar_factor * (x[xr_offset + c_3] - mean);
           // gain[c_3]: a column: summed per block in shared memory (an atomicAdd there), added below
-          atomicAdd(&gain_bar_block[c_3],
-                    out_bar[y_offset + c_3] * ((x[xr_offset + c_3] - mean) * rstd));
+          atomicAdd(&gain_bar_block[c_3], out_bar_element * ((x[xr_offset + c_3] - mean) * rstd));
           // shift[c_3]: a column: summed per block in shared memory (an atomicAdd there), added below
-          atomicAdd(&shift_bar_block[c_3], out_bar[y_offset + c_3]);
+          atomicAdd(&shift_bar_block[c_3], out_bar_element);
         }
       }
       // line 38: float rstd = rsqrtf(squares / C + 1e-5f);
@@ -526,9 +526,10 @@ static __global__ void bias_residual_vjp([[maybe_unused]] float *y,
     // line 56: if (i < rows * features) y[i] += bias[i % features] + x[i];
     if (i < rows * features) {
       // bias[i % features]: one column per thread: summed in a register, added below
-      bias_bar_column += y_bar[i];
+      const float y_bar_i = y_bar[i];
+      bias_bar_column += y_bar_i;
       // x[i]: index injective over threads: plain +=
-      x_bar[i] += y_bar[i];
+      x_bar[i] += y_bar_i;
     }
   }
   // each thread's column sums, added once
@@ -579,8 +580,9 @@ static __global__ void bias_gelu_vjp(const float *pre, const float *bias,
     // line 46: if (i < rows * features) {
     if (i < rows * features) {
       // line 49: out[i] = 0.5f * u * (1.0f + t);
-      u_bar = out_bar[i] * (1.0f + t) * 0.5f;
-      t_bar = out_bar[i] * (0.5f * u);
+      const float out_bar_i = out_bar[i];
+      u_bar = out_bar_i * (1.0f + t) * 0.5f;
+      t_bar = out_bar_i * (0.5f * u);
       // line 48: float t = tanhf(0.7978845608f * (u + 0.044715f * u * u * u));
       u_bar += t_bar * (1.0f - t * t) * 0.7978846f +
                t_bar * (1.0f - t * t) * 0.7978846f * (3.0f * (0.044715f * u * u));

@@ -433,14 +433,14 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
       // line 40: for (int c = lane; c < C; c += 32) y[c] = (xr[c] - mean) * rstd * gain[c] + shift[c];
       if (lane < C) {
         for (int c_3 = lane + (C - 1 - lane) / 32 * 32; c_3 >= lane; c_3 -= 32) {
-          const float out_bar_factor = out_bar[y_offset + c_3] * gain[c_3];
+          const float out_bar_element = out_bar[y_offset + c_3];
+          const float out_bar_factor = out_bar_element * gain[c_3];
           mean_bar -= out_bar_factor * rstd;
           rstd_bar += out_bar_factor * (x[xr_offset + c_3] - mean);
           // gain[c_3]: a column: summed per block in shared memory (an atomicAdd there), added below
-          atomicAdd(&gain_bar_block[c_3],
-                    out_bar[y_offset + c_3] * ((x[xr_offset + c_3] - mean) * rstd));
+          atomicAdd(&gain_bar_block[c_3], out_bar_element * ((x[xr_offset + c_3] - mean) * rstd));
           // shift[c_3]: a column: summed per block in shared memory (an atomicAdd there), added below
-          atomicAdd(&shift_bar_block[c_3], out_bar[y_offset + c_3]);
+          atomicAdd(&shift_bar_block[c_3], out_bar_element);
         }
       }
       // line 38: float rstd = rsqrtf(squares / C + 1e-5f);
@@ -596,8 +596,9 @@ static __global__ void bias_gelu_vjp(const float *pre, const float *bias,
     // line 46: if (i < rows * features) {
     if (i < rows * features) {
       // line 49: out[i] = 0.5f * u * (1.0f + t);
-      u_bar = out_bar[i] * (1.0f + t) * 0.5f;
-      t_bar = out_bar[i] * (0.5f * u);
+      const float out_bar_i = out_bar[i];
+      u_bar = out_bar_i * (1.0f + t) * 0.5f;
+      t_bar = out_bar_i * (0.5f * u);
       // line 48: float t = tanhf(0.7978845608f * (u + 0.044715f * u * u * u));
       u_bar += t_bar * (1.0f - t * t) * 0.7978846f +
                t_bar * (1.0f - t * t) * 0.7978846f * (3.0f * (0.044715f * u * u));
@@ -696,10 +697,10 @@ layernorm_vjp_wrt_gain_out_shift(const float *x, [[maybe_unused]] const float *g
       if (lane < C) {
         for (int c_3 = lane + (C - 1 - lane) / 32 * 32; c_3 >= lane; c_3 -= 32) {
           // gain[c_3]: a column: summed per block in shared memory (an atomicAdd there), added below
-          atomicAdd(&gain_bar_block[c_3],
-                    out_bar[y_offset + c_3] * ((x[xr_offset + c_3] - mean) * rstd));
+          const float out_bar_element = out_bar[y_offset + c_3];
+          atomicAdd(&gain_bar_block[c_3], out_bar_element * ((x[xr_offset + c_3] - mean) * rstd));
           // shift[c_3]: a column: summed per block in shared memory (an atomicAdd there), added below
-          atomicAdd(&shift_bar_block[c_3], out_bar[y_offset + c_3]);
+          atomicAdd(&shift_bar_block[c_3], out_bar_element);
           out_bar[y_offset + c_3] = 0.0f;
         }
       }
