@@ -128,3 +128,17 @@ void shared_buffers(const float* x, const float* s, float* h, float* y, float* z
   product<<<(n + 31) / 32, 32>>>(h, y, z, n);
   for (int l = 1; l < layers; ++l) product<<<(n + 31) / 32, 32>>>(z + (l - 1) * n, z + (l - 1) * n, z + l * n, n);
 }
+
+__global__ void dot_loss(const float* a, const float* b, float* loss, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(loss, a[i] * b[i]);
+}
+
+// The loss kernel given one buffer twice: in a training step it runs with its pullback as one
+// kernel, the adjoint through b kept apart there too.
+// HOST: self_dot x=[64] s=[1] h=[64] loss=[1] n=64
+// TRAIN: self_dot params=s optimizer=sgd x=[64] s=[1] h=[64] loss=[1] n=64
+void self_dot(const float* x, const float* s, float* h, float* loss, int n) {
+  scale_all<<<2, 32>>>(x, h, s, n);
+  dot_loss<<<2, 32>>>(h, h, loss, n);
+}
