@@ -75,6 +75,17 @@ bool loads(const ExprPtr& e) {
   return found;
 }
 
+// Whether e hands out a pointer into `array` (&array[k], the array itself) that a call may write
+// through; loads of its elements do not.
+bool pointsInto(const Expr& e, const std::string& array) {
+  if (e.kind == ExprKind::Unary && e.op == Op::AddressOf) return reads(e.operands[0], array);
+  if (e.kind == ExprKind::Var) return e.text == array;
+  if (e.kind == ExprKind::Index && e.operands[0]->kind == ExprKind::Var) return pointsInto(*e.operands[1], array);
+  for (const ExprPtr& op : e.operands)
+    if (pointsInto(*op, array)) return true;
+  return false;
+}
+
 // Visits the subexpressions of e that may be computed before the statement: those every
 // evaluation of e evaluates, and under ?:, && and || those that load nothing. A load under a
 // guard (i < n ? expf(x[i]) : 0) would otherwise run where its guard fails, past an array's end;
@@ -156,8 +167,10 @@ class Sharer : public Rewriter {
         end = j;
         bool changesInputs = false;
         for (const std::string& w : writes(*body[j])) changesInputs |= inputs.count(w) > 0;
-        // (other threads may store into an adjoint array between barriers)
-        if (what_ == Shared::Seeds && body[j]->expr && isBarrier(*body[j]->expr)) changesInputs = true;
+        // (other threads may store into an adjoint array between barriers; a call given a pointer into
+        // it, such as an atomicAdd, may store into it)
+        if (what_ == Shared::Seeds && body[j]->expr)
+          changesInputs |= isBarrier(*body[j]->expr) || pointsInto(*body[j]->expr, target->operands[0]->text);
         if (changesInputs) break;
       }
       // A factor or an element is named when several statements share it; a call, when it is evaluated twice.

@@ -57,3 +57,10 @@ TEST_CASE("not across a barrier: other threads may store into the adjoint there"
   std::string text = reverse({eval(call("__syncthreads", {}, Type::of(Scalar::Void)))});
   CHECK(text.find("b_bar_sum += y_bar[i];") != std::string::npos);
 }
+
+TEST_CASE("not across a call given a pointer into the adjoint: it may store there") {
+  ExprPtr j = var("j", kInt);
+  std::string text =
+      reverse({eval(call("atomicAdd", {unary(Op::AddressOf, index(yBar, j)), number(1, kFloat)}, kFloat))});
+  CHECK(text.find("b_bar_sum += y_bar[i];") != std::string::npos);
+}
