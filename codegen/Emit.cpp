@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "ad/analysis/Activity.h"
+#include "ad/ir/Naming.h"
 #include "ad/ir/Printer.h"
 #include "codegen/Launcher.h"
 #include "transforms/UnusedParams.h"
@@ -213,6 +214,27 @@ std::string trainStepDoc(const Function& d) {
   return wrapped(doc, 96);
 }
 
+// What adjoint::Bars::fresh changes in a vjp kernel (transforms/FreshBars.h).
+std::string freshBarsNote(const Function& d) {
+  auto listed = [](const std::set<std::string>& names) {
+    std::string out;
+    size_t k = 0;
+    for (const std::string& n : names) out += (k++ == 0 ? "" : k == names.size() ? " and " : ", ") + n;
+    return out;
+  };
+  if (d.storedWhenFresh.empty() && d.seedsKeptWhenFresh.empty())
+    return "adjoint::Bars::add, or adjoint::Bars::fresh (adjoint/cuda_host.h), which changes nothing here";
+  std::string note =
+      "adjoint::Bars::fresh (the caller's adjoints of inputs hold zero, and it has no use for the "
+      "adjoints of the values the kernel overwrites; adjoint/cuda_host.h) ";
+  if (!d.storedWhenFresh.empty())
+    note += "stores " + listed(d.storedWhenFresh) + " instead of adding into " +
+            (d.storedWhenFresh.size() == 1 ? "it" : "them");
+  if (!d.storedWhenFresh.empty() && !d.seedsKeptWhenFresh.empty()) note += ", and ";
+  if (!d.seedsKeptWhenFresh.empty()) note += "leaves the seeds in " + listed(d.seedsKeptWhenFresh) + " unzeroed";
+  return note;
+}
+
 // What the entry point computes and what each derivative parameter means, for the header.
 std::string entryDoc(const Function& d, const Module& original) {
   const Function* f = original.find(d.primal);
@@ -246,6 +268,7 @@ std::string entryDoc(const Function& d, const Module& original) {
     else if (p.role == Role::Tangent)
       doc += "\n  " + p.name + (output ? ": out: the tangent of " + base : ": the direction for " + base);
   }
+  if (isVjpKernel(d)) doc += "\n  " + std::string(naming::kBarsArgument) + ": " + freshBarsNote(d);
   std::string rows;
   for (const Param& p : d.params)
     if (!p.type.rowExtents.empty()) rows += (rows.empty() ? "" : ", ") + p.name;
@@ -304,7 +327,7 @@ void emitPreamble(std::ostringstream& src, const Module& original, const std::ve
   for (const Function& f : all)
     if (f.internal) {
       src << printSignature(f) << ";\n";
-      if (f.kernel && !f.primal.empty()) src << launcherSignature(f) << ";\n";
+      if (f.kernel && !f.primal.empty()) src << launcherSignature(f, true) << ";\n";
       prototypes = true;
     }
   if (prototypes) src << "\n";
@@ -329,7 +352,7 @@ std::string emitHeader(const Module& original, const std::vector<Function>& deri
       continue;
     }
     // A plain C++ translation unit calls the launcher; CUDA code may launch the kernel itself.
-    hdr << launcherSignature(d) << ";\n#ifdef __CUDACC__\n" << printSignature(d) << ";\n#endif\n";
+    hdr << launcherSignature(d, true) << ";\n#ifdef __CUDACC__\n" << printSignature(d) << ";\n#endif\n";
   }
   return hdr.str();
 }

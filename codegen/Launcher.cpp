@@ -76,11 +76,21 @@ std::string tapeSlots(const Function& kernel, bool scratch) {
 
 }  // namespace
 
-std::string launcherSignature(const Function& kernel) {
+std::string launcherSignature(const Function& kernel, bool declaration) {
   std::string s = std::string(kernel.internal ? "static " : "") + "cudaError_t " + naming::launcherOf(kernel.name) +
                   "(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream";
   for (const Param& p : callerParams(kernel)) s += ", " + p.type.paramSpelling() + " " + p.name;
-  return s + ")";
+  if (!isVjpKernel(kernel) || kernel.internal) return s + ")";
+  // Every vjp launcher of the header takes the caller's adjoint::Bars; where it changes nothing, unread.
+  bool read =
+      std::any_of(kernel.params.begin(), kernel.params.end(), [](const Param& p) { return p.role == Role::FreshBars; });
+  return s + ", " + (read || declaration ? "" : "[[maybe_unused]] ") + "adjoint::Bars " + naming::kBarsArgument +
+         (declaration ? " = adjoint::Bars::add)" : ")");
+}
+
+bool isVjpKernel(const Function& kernel) {
+  return kernel.kernel && std::any_of(kernel.params.begin(), kernel.params.end(),
+                                      [](const Param& p) { return p.role == Role::Adjoint; });
 }
 
 std::string launcher(const Function& kernel) {
@@ -114,7 +124,10 @@ std::string launcher(const Function& kernel) {
   // The kernel's arguments: the caller's, then what the launcher provides.
   std::string args;
   for (const Param& p : kernel.params)
-    args += ", " + (p.role == Role::BlockSums ? "sums" : p.role == Role::VirtualBlocks ? "grid.x" : p.name);
+    args += ", " + (p.role == Role::BlockSums       ? "sums"
+                    : p.role == Role::VirtualBlocks ? "grid.x"
+                    : p.role == Role::FreshBars     ? std::string(naming::kBarsArgument) + " == adjoint::Bars::fresh"
+                                                    : p.name);
   if (kernel.dynamicSharedParts > 1)
     body += "  // The kernel keeps " + std::to_string(kernel.dynamicSharedParts) +
             " arrays in dynamic shared memory, each as large as the forward's.\n"
@@ -188,8 +201,8 @@ std::string launcher(const Function& kernel) {
     body += "  if (status == cudaSuccess)\n    status = adjoint::add_segments(" + g.target + ", " + g.keys + ", " +
             g.values + ", " + g.slots + ", stream);\n";
   if (kernel.blockSumSlots || addsAfter) body += "  return status;\n";
-  return "// Launches " + kernel.name + " with the forward's launch configuration.\n" + launcherSignature(kernel) +
-         " {\n" + body + "}\n";
+  return "// Launches " + kernel.name + " with the forward's launch configuration.\n" +
+         launcherSignature(kernel, false) + " {\n" + body + "}\n";
 }
 
 }  // namespace adjoint::codegen

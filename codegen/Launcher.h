@@ -9,8 +9,11 @@
 
 namespace adjoint::codegen {
 
-// The launcher's declaration, without the semicolon.
-std::string launcherSignature(const ir::Function& kernel);
+// The launcher's signature, without the semicolon; a vjp's of the header takes an adjoint::Bars
+// last, defaulted to adjoint::Bars::add in the `declaration` (the first one the code has).
+std::string launcherSignature(const ir::Function& kernel, bool declaration);
+// Whether the kernel is a vjp (it takes adjoints).
+bool isVjpKernel(const ir::Function& kernel);
 // The launcher's definition.
 std::string launcher(const ir::Function& kernel);
 

@@ -488,7 +488,9 @@ std::string kernelHarness(const CheckOptions& o, const Generated& g, const std::
     << "                  [&] { check(" << ir::naming::launcherOf(vjp.name) << "(grid, block, 0, nullptr"
     << derivativeArgs(vjp) << ")); },\n"
     << "                  [&] { check(" << ir::naming::launcherOf(jvp.name) << "(grid, block, 0, nullptr"
-    << derivativeArgs(jvp) << ")); });\n"
+    << derivativeArgs(jvp) << ")); },\n"
+    << "                  [&] { check(" << ir::naming::launcherOf(vjp.name) << "(grid, block, 0, nullptr"
+    << derivativeArgs(vjp) << ", adjoint::Bars::fresh)); });\n"
     << "  std::printf(ok ? \"all checks passed\\n\" : \"checks FAILED\\n\");\n  return ok ? 0 : 1;\n}\n";
   return h.str();
 }

@@ -19,6 +19,7 @@
 #include "transforms/ExtractCalls.h"
 #include "transforms/FlattenBlocks.h"
 #include "transforms/ForwardSums.h"
+#include "transforms/FreshBars.h"
 #include "transforms/HalvingLoops.h"
 #include "transforms/JoinRowPasses.h"
 #include "transforms/ParallelAdjoints.h"
@@ -241,6 +242,14 @@ const std::vector<Pass>& passes() {
        "device code: the lanes of a 128-bit vector that a derivative reads or writes one at a time, moved in one "
        "access",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState&) { transforms::moveLanesTogether(d); })},
+      {"fresh-bars",
+       "reverse mode of kernels: where the caller passes adjoint::Bars::fresh, store an input's adjoint that gets "
+       "one addition per element, and leave the seeds nothing reads again unzeroed",
+       Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
+         // (Host code launches the kernels it keeps internal itself, with adjoint::Bars::add.)
+         const ir::Function* primal = s.prepared.find(d.primal);
+         if (reverse(s) && d.kernel && !d.internal && primal) transforms::allowFreshBars(d, *primal);
+       })},
       {"emit", "write the source and the header: the derivatives, copies of the forward functions they call, launchers",
        Shows::Source, emit},
       {"format", "format the source and the header with clang-format's LLVM style", Shows::Source, format},

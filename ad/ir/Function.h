@@ -25,6 +25,7 @@ enum class Role {
   SegmentKeys,
   SegmentValues,
   TapeScratch,
+  FreshBars,  // a kernel's vjp: the launcher's adjoint::Bars::fresh (transforms/FreshBars.h)
   OptimizerState,
   Hyperparameter
 };
@@ -129,6 +130,9 @@ struct Function {
   // A function whose cooperative groups were written as threadIdx.x arithmetic: its blocks'
   // threads must differ in threadIdx.x alone (see ad/frontend/CooperativeGroups.cpp).
   bool oneDimensionalBlocks = false;
+  // The adjoints of inputs a kernel's vjp stores (=) and the seeds it leaves as they came in when
+  // its caller passes adjoint::Bars::fresh (transforms/FreshBars.h).
+  std::set<std::string> storedWhenFresh, seedsKeptWhenFresh;
   // A kernel that runs the forward's blocks in turn (transforms::runBlocksInTurn).
   bool blocksInTurn = false;
   // A kernel keeping this many arrays in the dynamic shared memory, each as large as the

@@ -22,4 +22,16 @@ struct BlockSums {
 };
 constexpr unsigned kGroupBlocks = 1024;
 
+// How a kernel's vjp launcher (K_vjp_launch's last argument) may treat the adjoint arrays it gets.
+//   add:   the convention: the adjoint of an array the kernel only reads is added into (+=), and
+//          each seed comes out as the adjoint of its array as the kernel received it (zero where
+//          the kernel overwrote the element).
+//   fresh: the caller promises that the adjoints of the arrays the kernel only reads hold zero,
+//          and that it has no use for the adjoints of the values the kernel overwrites (zero under
+//          add). An adjoint element no other statement adds to is then stored (=), with no load,
+//          and a seed's element the kernel overwrote may be left holding its seed (or a part of
+//          the adjoint) instead of zero: what a hand-written backward kernel does, one load and one
+//          store per element fewer. Every other adjoint comes out as with add.
+enum class Bars { add, fresh };
+
 }  // namespace adjoint

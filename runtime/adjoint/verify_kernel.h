@@ -80,21 +80,22 @@ class KernelCheck {
     return *static_cast<T*>(findScalar(&value).scalarDerivative);
   }
 
-  // Runs the checks; `tolerance`: the largest relative error accepted in each. Returns whether
-  // all passed.
   // The checks with the tolerances of the kernel's precision: double's when a floating parameter
-  // is a double, float's otherwise.
-  bool run(const std::function<void()>& forward, const std::function<void()>& vjp, const std::function<void()>& jvp) {
+  // is a double, float's otherwise. `fresh`: the vjp launched with adjoint::Bars::fresh, if any.
+  bool run(const std::function<void()>& forward, const std::function<void()>& vjp, const std::function<void()>& jvp,
+           const std::function<void()>& fresh = nullptr) {
     if (narrowStorage_) {
       std::printf(
           "16-bit storage rounds in this build: finite differences cannot resolve it. Checked by a build with "
           "ADJOINT_WIDE_STORAGE; here the vjp is compared with its float64 reference\n");
       return true;
     }
-    return inDouble() ? run(forward, vjp, jvp, 1e-6, 1e-10, 1e-3, 1.1e-16)
-                      : run(forward, vjp, jvp, 2e-3, 1e-4, 1e-2, 6e-8);
+    bool ok = inDouble() ? run(forward, vjp, jvp, 1e-6, 1e-10, 1e-3, 1.1e-16)
+                         : run(forward, vjp, jvp, 2e-3, 1e-4, 1e-2, 6e-8);
+    return (!fresh || checkFresh(forward, vjp, fresh)) && ok;
   }
 
+  // `tolerance`: the largest relative error accepted in each check. Returns whether all passed.
   // `roundoff`: the unit roundoff of the kernel's arithmetic; the differences' own rounding error
   // (roundoff * |<w, F>| / step) is allowed on top of the tolerance.
   bool run(const std::function<void()>& forward, const std::function<void()>& vjp, const std::function<void()>& jvp,
@@ -185,9 +186,55 @@ class KernelCheck {
     return ok;
   }
 
+  // adjoint::Bars::fresh against the convention (adjoint::Bars::add), on random inputs and seeds:
+  // the adjoints of the arrays the forward leaves as they were come in zero, the others seeded.
+  // Both launches must give the same adjoints, except where add leaves zero in a seed (the
+  // adjoint of a value the kernel overwrote), which fresh may leave holding another value.
+  bool checkFresh(const std::function<void()>& forward, const std::function<void()>& vjp,
+                  const std::function<void()>& fresh) {
+    for (Param& p : params_) randomize(p);
+    std::vector<std::vector<double>> none(params_.size()), seeds;
+    setInputs(none, 0);
+    std::vector<std::vector<double>> before;
+    for (const Param& p : params_) before.push_back(p.bytes ? get(p, p.device) : std::vector<double>{});
+    forward();
+    cudaDeviceSynchronize();
+    for (size_t k = 0; k < params_.size(); ++k) {
+      bool writes = params_[k].bytes && get(params_[k], params_[k].device) != before[k];
+      seeds.push_back(random(params_[k], params_[k].differentiated && writes));
+      std::vector<char> element(params_[k].elementBytes);
+      for (double& s : seeds.back()) {  // as the adjoint's type holds it
+        params_[k].store(element.data(), 0, s);
+        s = params_[k].load(element.data(), 0);
+      }
+    }
+    std::vector<std::vector<double>> added = reverse(vjp, seeds), stored = reverse(fresh, seeds);
+    bool ok = true;
+    size_t kept = 0;
+    for (size_t k = 0; k < params_.size(); ++k) {
+      double scale = 0;
+      for (double a : added[k]) scale = std::max(scale, std::fabs(a));
+      size_t wrong = 0;
+      for (size_t i = 0; i < added[k].size(); ++i) {
+        bool same = std::fabs(stored[k][i] - added[k][i]) <= (inDouble() ? 1e-12 : 1e-5) * scale;
+        bool seedLeft = added[k][i] == 0 && stored[k][i] != 0 && seeds[k][i] != 0;
+        kept += seedLeft;
+        wrong += !same && !seedLeft;
+      }
+      if (wrong)
+        std::printf("adjoint::Bars::fresh: %zu elements of %s_bar differ from add's  FAILED\n", wrong,
+                    params_[k].name.c_str());
+      ok &= wrong == 0;
+    }
+    std::printf("adjoint::Bars::fresh: the adjoints of add, %zu seed elements not zeroed%s\n", kept,
+                ok ? "" : "  FAILED");
+    return ok && changedBuffers_.empty();
+  }
+
   // Times the forward and the vjp (median of `reps` runs after warm-up, CUDA events) on random
-  // inputs, and prints them with their ratio.
-  void time(const std::function<void()>& forward, const std::function<void()>& vjp, int reps = 20) {
+  // inputs, and prints them with their ratio; with `fresh`, also the vjp given adjoint::Bars::fresh.
+  void time(const std::function<void()>& forward, const std::function<void()>& vjp,
+            const std::function<void()>& fresh = nullptr, int reps = 20) {
     for (Param& p : params_) randomize(p);
     std::vector<std::vector<double>> none(params_.size()), w;
     for (Param& p : params_) w.push_back(random(p, p.differentiated && p.bytes > 0));
@@ -197,7 +244,12 @@ class KernelCheck {
       if (params_[k].differentiated)
         put(params_[k], params_[k].derivative, params_[k].bytes ? w[k] : std::vector<double>{0}, true);
     double r = medianMs(vjp, reps);
-    std::printf("time: forward %.4f ms, vjp %.4f ms, vjp / forward %.2f\n", f, r, r / f);
+    std::printf("time: forward %.4f ms, vjp %.4f ms, vjp / forward %.2f", f, r, r / f);
+    if (fresh) {
+      double s = medianMs(fresh, reps);
+      std::printf(", fresh vjp %.4f ms, fresh / forward %.2f", s, s / f);
+    }
+    std::printf("\n");
   }
 
  private:

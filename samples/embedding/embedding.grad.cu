@@ -13,12 +13,16 @@
 //     as it came in
 //   wte_bar: the adjoint of wte is added here (+=); the caller zeroes it first
 //   wpe_bar: the adjoint of wpe is added here (+=); the caller zeroes it first
+//   bars: adjoint::Bars::fresh (the caller's adjoints of inputs hold zero, and it has no use for
+//     the adjoints of the values the kernel overwrites; adjoint/cuda_host.h) leaves the seeds in
+//     out_bar unzeroed
 __global__ void encoder_forward_vjp([[maybe_unused]] float *out, const int *inp,
                                     [[maybe_unused]] const float *wte,
                                     [[maybe_unused]] const float *wpe, int B, int T, int C,
                                     float *out_bar, float *wte_bar, float *wpe_bar,
                                     unsigned int *wte_bar_keys, float *wte_bar_values,
-                                    unsigned int *wpe_bar_keys, float *wpe_bar_values) {
+                                    unsigned int *wpe_bar_keys, float *wpe_bar_values,
+                                    bool fresh_bars) {
   // recorded by the forward sweep for the reverse sweep
   long out_btc_offset = 0;
   long wte_ix_offset = 0;
@@ -51,7 +55,10 @@ __global__ void encoder_forward_vjp([[maybe_unused]] float *out, const int *inp,
     adjoint::add_to_segment(wpe_bar_keys, wpe_bar_values,
                             static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x, wpe_bar,
                             static_cast<long long>(wpe_tc_offset), out_bar_out_btc_offset);
-    out_bar[out_btc_offset] = 0.0f;
+    // adjoint::Bars::fresh: the overwritten value's adjoint is not wanted; nothing after reads it
+    if (!fresh_bars) {
+      out_bar[out_btc_offset] = 0.0f;
+    }
   }
 }
 
@@ -59,7 +66,7 @@ __global__ void encoder_forward_vjp([[maybe_unused]] float *out, const int *inp,
 cudaError_t encoder_forward_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                        float *out, const int *inp, const float *wte,
                                        const float *wpe, int B, int T, int C, float *out_bar,
-                                       float *wte_bar, float *wpe_bar) {
+                                       float *wte_bar, float *wpe_bar, adjoint::Bars bars) {
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
@@ -80,9 +87,10 @@ cudaError_t encoder_forward_vjp_launch(dim3 grid, dim3 block, size_t shmem, cuda
   if (cudaError_t e =
           cudaMemsetAsync(wpe_bar_keys, 0xff, wpe_bar_slots * sizeof(*wpe_bar_keys), stream))
     return e;
-  cudaError_t status = adjoint::launch(encoder_forward_vjp, grid, block, shmem, stream, out, inp,
-                                       wte, wpe, B, T, C, out_bar, wte_bar, wpe_bar, wte_bar_keys,
-                                       wte_bar_values, wpe_bar_keys, wpe_bar_values);
+  cudaError_t status =
+      adjoint::launch(encoder_forward_vjp, grid, block, shmem, stream, out, inp, wte, wpe, B, T, C,
+                      out_bar, wte_bar, wpe_bar, wte_bar_keys, wte_bar_values, wpe_bar_keys,
+                      wpe_bar_values, bars == adjoint::Bars::fresh);
   if (status == cudaSuccess)
     status = adjoint::add_segments(wte_bar, wte_bar_keys, wte_bar_values, wte_bar_slots, stream);
   if (status == cudaSuccess)

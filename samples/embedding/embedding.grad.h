@@ -10,14 +10,18 @@
 //     as it came in
 //   wte_bar: the adjoint of wte is added here (+=); the caller zeroes it first
 //   wpe_bar: the adjoint of wpe is added here (+=); the caller zeroes it first
+//   bars: adjoint::Bars::fresh (the caller's adjoints of inputs hold zero, and it has no use for
+//     the adjoints of the values the kernel overwrites; adjoint/cuda_host.h) leaves the seeds in
+//     out_bar unzeroed
 cudaError_t encoder_forward_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                        float *out, const int *inp, const float *wte,
                                        const float *wpe, int B, int T, int C, float *out_bar,
-                                       float *wte_bar, float *wpe_bar);
+                                       float *wte_bar, float *wpe_bar,
+                                       adjoint::Bars bars = adjoint::Bars::add);
 #ifdef __CUDACC__
 __global__ void encoder_forward_vjp(float *out, const int *inp, const float *wte, const float *wpe,
                                     int B, int T, int C, float *out_bar, float *wte_bar,
                                     float *wpe_bar, unsigned int *wte_bar_keys,
                                     float *wte_bar_values, unsigned int *wpe_bar_keys,
-                                    float *wpe_bar_values);
+                                    float *wpe_bar_values, bool fresh_bars);
 #endif

@@ -12,6 +12,8 @@
 //   b_bar: the adjoint of b is added here (+=); the caller zeroes it first
 //   loss_bar: in: the adjoint of loss as the function leaves it (the seed); out: the adjoint of
 //     loss as it came in
+//   bars: adjoint::Bars::add, or adjoint::Bars::fresh (adjoint/cuda_host.h), which changes nothing
+//     here
 __global__ void w1_loss_vjp(const float *x, const float *y, const float *a, const float *b,
                             [[maybe_unused]] float *loss, int n, float *a_bar, float *b_bar,
                             float *loss_bar, adjoint::BlockSums block_sums,
@@ -59,7 +61,8 @@ __global__ void w1_loss_vjp(const float *x, const float *y, const float *a, cons
 // Launches w1_loss_vjp with the forward's launch configuration.
 cudaError_t w1_loss_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                const float *x, const float *y, const float *a, const float *b,
-                               float *loss, int n, float *a_bar, float *b_bar, float *loss_bar) {
+                               float *loss, int n, float *a_bar, float *b_bar, float *loss_bar,
+                               [[maybe_unused]] adjoint::Bars bars) {
   // A few blocks per multiprocessor, each running forward blocks in turn.
   dim3 resident = adjoint::resident_grid(w1_loss_vjp, grid, block, shmem);
   // One sum per block and address, added into the address in a fixed order by the last block

@@ -10,9 +10,12 @@
 //   b_bar: the adjoint of b is added here (+=); the caller zeroes it first
 //   loss_bar: in: the adjoint of loss as the function leaves it (the seed); out: the adjoint of
 //     loss as it came in
+//   bars: adjoint::Bars::add, or adjoint::Bars::fresh (adjoint/cuda_host.h), which changes nothing
+//     here
 cudaError_t w1_loss_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                const float *x, const float *y, const float *a, const float *b,
-                               float *loss, int n, float *a_bar, float *b_bar, float *loss_bar);
+                               float *loss, int n, float *a_bar, float *b_bar, float *loss_bar,
+                               adjoint::Bars bars = adjoint::Bars::add);
 #ifdef __CUDACC__
 __global__ void w1_loss_vjp(const float *x, const float *y, const float *a, const float *b,
                             float *loss, int n, float *a_bar, float *b_bar, float *loss_bar,
