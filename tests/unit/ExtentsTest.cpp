@@ -1,15 +1,14 @@
 #include <doctest/doctest.h>
 
+#include "HandBuiltIr.h"
 #include "ad/analysis/Extents.h"
 #include "ad/ir/Printer.h"
 
 using namespace adjoint::ir;
+using namespace adjoint::handbuilt;
 using namespace adjoint::analysis;
 
 namespace {
-const Type kFloat = Type::of(Scalar::Float);
-const Type kInt = Type::integer();
-const Type kUnsigned = Type::integer("unsigned int", true);
 
 ExprPtr v(const char* name) { return var(name, kInt); }
 ExprPtr builtin(const char* name) { return var(name, kUnsigned); }

@@ -2,17 +2,15 @@
 // sums a fixed factor times what the forward loop computes.
 #include <doctest/doctest.h>
 
+#include "HandBuiltIr.h"
 #include "ad/ir/Printer.h"
 #include "transforms/ForwardSums.h"
 
 using namespace adjoint;
+using namespace adjoint::handbuilt;
 using namespace adjoint::ir;
 
 namespace {
-
-const Type kFloat = Type::of(Scalar::Float);
-const Type kInt = Type::integer();
-const Type kFloats = kFloat.pointerTo(false);
 
 const ExprPtr n = var("n", kInt), s = var("s", kFloat), m = var("m", kFloat), x = var("x", kFloats);
 const ExprPtr squares = var("squares", kFloat), mBar = var("m_bar", kFloat), dBar = var("d_bar", kFloat);
@@ -37,12 +35,7 @@ StmtPtr reverseLoop(StmtList body = {}) {
 }
 
 std::string derivative(StmtList between, StmtList after = {}, StmtPtr reverse = reverseLoop()) {
-  Function f;
-  f.name = "k_vjp";
-  f.kernel = true;
-  f.host = false;
-  f.returnType = Type::of(Scalar::Void);
-  f.params = {{"x", kFloats}, {"n", kInt}, {"s", kFloat}};
+  Function f = kernel("k_vjp", {{"x", kFloats}, {"n", kInt}, {"s", kFloat}});
   f.body = {decl("m", kFloat, number(0.5, kFloat)), decl("squares", kFloat, number(0, kFloat)),
             decl("m_bar", kFloat, number(0, kFloat)), decl("d_bar", kFloat, number(0, kFloat)), forwardLoop()};
   f.body.insert(f.body.end(), between.begin(), between.end());

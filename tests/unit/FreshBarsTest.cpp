@@ -2,17 +2,16 @@
 // under adjoint::Bars::fresh, and which seed zeroings it leaves out.
 #include <doctest/doctest.h>
 
+#include "HandBuiltIr.h"
 #include "ad/ir/Printer.h"
 #include "transforms/FreshBars.h"
 
 using namespace adjoint;
+using namespace adjoint::handbuilt;
 using namespace adjoint::ir;
 
 namespace {
 
-const Type kFloat = Type::of(Scalar::Float);
-const Type kInt = Type::integer();
-const Type kFloats = kFloat.pointerTo(false);
 const Type kConstFloats = kFloat.pointerTo(true);
 
 const ExprPtr i = var("i", kInt), j = var("j", kInt), n = var("n", kInt);
@@ -36,16 +35,12 @@ struct Kernel {
     primal.params = {{"x", inPlace ? kFloats : kConstFloats}, {"y", kFloats}, {"n", kInt}};
     primal.body = {assign(index(y, i), Op::Assign, index(x, i))};
     if (inPlace) primal.body.push_back(assign(index(x, i), Op::Assign, number(0, kFloat)));
-    vjp.name = "map_vjp";
+    vjp = kernel("map_vjp", {{"x", kConstFloats},
+                             {"y", kFloats},
+                             {"n", kInt},
+                             {"x_bar", kFloats, Role::Adjoint, "x"},
+                             {"y_bar", kFloats, Role::Adjoint, "y"}});
     vjp.primal = "map";
-    vjp.kernel = true;
-    vjp.host = false;
-    vjp.returnType = Type::of(Scalar::Void);
-    vjp.params = {{"x", kConstFloats},
-                  {"y", kFloats},
-                  {"n", kInt},
-                  {"x_bar", kFloats, Role::Adjoint, "x"},
-                  {"y_bar", kFloats, Role::Adjoint, "y"}};
     vjp.body = {decl("i", kInt, number(0, kInt)), decl("v_bar", kFloat, index(yBar, i))};
     vjp.body.insert(vjp.body.end(), body.begin(), body.end());
     transforms::allowFreshBars(vjp, primal);

@@ -1,17 +1,15 @@
 // join-row-passes on hand-built reverse sweeps: two loops over a row, each adding into x_bar.
 #include <doctest/doctest.h>
 
+#include "HandBuiltIr.h"
 #include "ad/ir/Printer.h"
 #include "transforms/JoinRowPasses.h"
 
 using namespace adjoint;
+using namespace adjoint::handbuilt;
 using namespace adjoint::ir;
 
 namespace {
-
-const Type kFloat = Type::of(Scalar::Float);
-const Type kInt = Type::integer();
-const Type kFloats = kFloat.pointerTo(false);
 
 const ExprPtr n = var("n", kInt), s = var("s", kFloat), t = var("t", kFloat);
 const ExprPtr x = var("x", kFloats), xBar = var("x_bar", kFloats), yBar = var("y_bar", kFloats);
@@ -38,30 +36,25 @@ StmtPtr lastPass(ExprPtr bound = n) {
   return loop("d", bound, {assign(index(xBar, d), Op::Add, t)});
 }
 
-Function kernel(StmtList body) {
-  Function f;
-  f.name = "k_vjp";
-  f.kernel = true;
-  f.host = false;
-  f.returnType = Type::of(Scalar::Void);
-  f.params = {{"x", kFloats},
-              {"n", kInt},
-              {"s", kFloat},
-              {"x_bar", kFloats, Role::Adjoint, "x"},
-              {"y_bar", kFloats, Role::Adjoint, "y"}};
-  f.body = {decl("t", kFloat, number(0, kFloat))};
-  f.body.insert(f.body.end(), body.begin(), body.end());
-  return f;
+Function vjpKernel(StmtList body) {
+  body.insert(body.begin(), decl("t", kFloat, number(0, kFloat)));
+  return kernel("k_vjp",
+                {{"x", kFloats},
+                 {"n", kInt},
+                 {"s", kFloat},
+                 {"x_bar", kFloats, Role::Adjoint, "x"},
+                 {"y_bar", kFloats, Role::Adjoint, "y"}},
+                std::move(body));
 }
 
 std::string joined(StmtList body) {
-  Function f = kernel(std::move(body));
+  Function f = vjpKernel(std::move(body));
   transforms::joinRowPasses(f, Module{});
   return print(f.body);
 }
 
 std::string unchanged(StmtList body) {
-  Function f = kernel(std::move(body));
+  Function f = vjpKernel(std::move(body));
   std::string before = print(f.body);
   transforms::joinRowPasses(f, Module{});
   return print(f.body) == before ? "unchanged" : print(f.body);
@@ -115,11 +108,11 @@ TEST_CASE("an addend through a math call stays in its loop: the call computed ag
       loop("c", n,
            {decl("g", kFloat, call("std::exp", {mul(index(yBar, c), s)}, kFloat)), assign(index(xBar, c), Op::Add, g),
             assign(t, Op::Add, g), assign(index(yBar, c), Op::Assign, number(0, kFloat))});
-  Function f = kernel({first, lastPass()});
+  Function f = vjpKernel({first, lastPass()});
   transforms::joinRowPasses(f, m);
   CHECK(print(f.body).find("x_bar[c] += g;") != std::string::npos);
   // the same addend without the call joins
-  Function plain = kernel({firstPass(), lastPass()});
+  Function plain = vjpKernel({firstPass(), lastPass()});
   transforms::joinRowPasses(plain, m);
   CHECK(print(plain.body).find("x_bar[c]") == std::string::npos);
 }

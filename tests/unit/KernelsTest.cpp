@@ -2,6 +2,7 @@
 // accumulated, halving loops, running blocks in turn.
 #include <doctest/doctest.h>
 
+#include "HandBuiltIr.h"
 #include "ad/analysis/Loops.h"
 #include "ad/analysis/ThreadIndex.h"
 #include "ad/ir/Diagnostic.h"
@@ -20,15 +21,11 @@
 #include "transforms/UniqueNames.h"
 
 using namespace adjoint;
+using namespace adjoint::handbuilt;
 using namespace adjoint::ir;
 using analysis::Spread;
 
 namespace {
-
-const Type kFloat = Type::of(Scalar::Float);
-const Type kInt = Type::integer();
-const Type kUnsigned = Type::integer("unsigned int", true);
-const Type kFloats = kFloat.pointerTo(false);
 
 ExprPtr builtin(const char* name) { return var(name, kUnsigned); }
 
@@ -40,16 +37,10 @@ StmtPtr globalIndex(const char* name) {
 }
 
 Function kernel(StmtList body) {
-  Function f;
-  f.name = "k";
-  f.kernel = true;
-  f.device = false;
-  f.host = false;
-  f.returnType = Type::of(Scalar::Void);
-  f.params = {
-      {"x", kFloats}, {"n", kInt}, {"x_bar", kFloats, Role::Adjoint, "x"}, {"a_bar", kFloats, Role::Adjoint, "a"}};
-  f.body = std::move(body);
-  return f;
+  return handbuilt::kernel(
+      "k",
+      {{"x", kFloats}, {"n", kInt}, {"x_bar", kFloats, Role::Adjoint, "x"}, {"a_bar", kFloats, Role::Adjoint, "a"}},
+      std::move(body));
 }
 
 }  // namespace

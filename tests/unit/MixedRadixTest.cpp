@@ -4,19 +4,17 @@
 
 #include <functional>
 
+#include "HandBuiltIr.h"
 #include "ad/analysis/MixedRadix.h"
 #include "ad/ir/Printer.h"
 #include "codegen/Launcher.h"
 #include "transforms/ParallelAdjoints.h"
 
 using namespace adjoint;
+using namespace adjoint::handbuilt;
 using namespace adjoint::ir;
 
 namespace {
-
-const Type kFloat = Type::of(Scalar::Float);
-const Type kInt = Type::integer();
-const Type kFloats = kFloat.pointerTo(false);
 
 ExprPtr v(const char* name) { return var(name, kInt); }
 ExprPtr lit(int k) { return number(k, kInt); }
@@ -59,16 +57,14 @@ ExprPtr permuteAddress() {
 }
 
 Function kernel(StmtList body) {
-  Function f;
-  f.name = "permute";
-  f.kernel = true;
-  f.device = false;
-  f.host = false;
-  f.returnType = Type::of(Scalar::Void);
-  f.params = {{"inp", kFloats}, {"B", kInt}, {"N", kInt},
-              {"NH", kInt},     {"d", kInt}, {"inp_bar", kFloats, Role::Adjoint, "inp"}};
-  f.body = std::move(body);
-  return f;
+  return handbuilt::kernel("permute",
+                           {{"inp", kFloats},
+                            {"B", kInt},
+                            {"N", kInt},
+                            {"NH", kInt},
+                            {"d", kInt},
+                            {"inp_bar", kFloats, Role::Adjoint, "inp"}},
+                           std::move(body));
 }
 
 // inp_bar[at + k * NH * d] += 1 for each k of `ks`, in the if of the body, and whether the

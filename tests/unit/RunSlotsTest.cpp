@@ -3,16 +3,15 @@
 // counted before the launch.
 #include <doctest/doctest.h>
 
+#include "HandBuiltIr.h"
 #include "ad/analysis/RunSlots.h"
 #include "ad/ir/Printer.h"
 
 using namespace adjoint;
+using namespace adjoint::handbuilt;
 using namespace adjoint::ir;
 
 namespace {
-
-const Type kInt = Type::integer();
-const Type kUnsigned = Type::integer("unsigned int", true);
 
 // for (int c = first; c < bound; c += step) { body }
 StmtPtr upLoop(const std::string& c, ExprPtr first, ExprPtr bound, ExprPtr step, StmtList body) {
@@ -26,13 +25,7 @@ StmtPtr addition() {
 }
 
 Function kernel(StmtList body) {
-  Function f;
-  f.name = "k";
-  f.kernel = true;
-  f.returnType = Type::of(Scalar::Void);
-  f.params = {{"x", Type::of(Scalar::Float).pointerTo(false)}, {"n", kInt}, {"K", kInt}};
-  f.body = std::move(body);
-  return f;
+  return handbuilt::kernel("k", {{"x", kFloats}, {"n", kInt}, {"K", kInt}}, std::move(body));
 }
 
 std::optional<analysis::RunSlot> slotOf(const Function& f, const Stmt& s) {

@@ -2,17 +2,15 @@
 // once, not across a barrier, and the store that zeroes it stays a store.
 #include <doctest/doctest.h>
 
+#include "HandBuiltIr.h"
 #include "ad/ir/Printer.h"
 #include "transforms/CommonCalls.h"
 
 using namespace adjoint;
+using namespace adjoint::handbuilt;
 using namespace adjoint::ir;
 
 namespace {
-
-const Type kFloat = Type::of(Scalar::Float);
-const Type kInt = Type::integer();
-const Type kFloats = kFloat.pointerTo(false);
 
 const ExprPtr i = var("i", kInt), x = var("x", kFloats), xBar = var("x_bar", kFloats), yBar = var("y_bar", kFloats);
 const ExprPtr aBar = var("a_bar_sum", kFloat), bBar = var("b_bar_sum", kFloat);
@@ -20,12 +18,8 @@ const ExprPtr aBar = var("a_bar_sum", kFloat), bBar = var("b_bar_sum", kFloat);
 // affine's reverse (y = a x + b): a_bar_sum += y_bar[i] * x[i]; x_bar[i] += y_bar[i] * 0.5f;
 // [`between`]; b_bar_sum += y_bar[i]; y_bar[i] = 0.0f
 std::string reverse(StmtList between = {}) {
-  Function f;
-  f.name = "affine_vjp";
-  f.kernel = true;
-  f.host = false;
-  f.returnType = Type::of(Scalar::Void);
-  f.params = {{"x", kFloats}, {"x_bar", kFloats, Role::Adjoint, "x"}, {"y_bar", kFloats, Role::Adjoint, "y"}};
+  Function f = kernel("affine_vjp",
+                      {{"x", kFloats}, {"x_bar", kFloats, Role::Adjoint, "x"}, {"y_bar", kFloats, Role::Adjoint, "y"}});
   ExprPtr seed = index(yBar, i);
   f.body = {decl("i", kInt, number(0, kInt)), decl("a_bar_sum", kFloat, number(0, kFloat)),
             decl("b_bar_sum", kFloat, number(0, kFloat)), assign(aBar, Op::Add, mul(seed, index(x, i))),

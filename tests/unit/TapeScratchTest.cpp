@@ -2,18 +2,17 @@
 // of a launcher-provided array, and a push whose runs cannot be counted is a diagnostic.
 #include <doctest/doctest.h>
 
+#include "HandBuiltIr.h"
 #include "ad/ir/Diagnostic.h"
 #include "ad/ir/Printer.h"
 #include "codegen/Launcher.h"
 #include "transforms/TapeScratch.h"
 
 using namespace adjoint;
+using namespace adjoint::handbuilt;
 using namespace adjoint::ir;
 
 namespace {
-
-const Type kDouble = Type::of(Scalar::Double);
-const Type kInt = Type::integer();
 
 // for (int s = 0; s < K; ++s) { body }, or its reverse.
 StmtPtr loop(bool reverse, StmtList body) {
@@ -26,13 +25,8 @@ StmtPtr loop(bool reverse, StmtList body) {
 }
 
 Function kernel(StmtList body) {
-  Function f;
-  f.name = "k_vjp";
+  Function f = handbuilt::kernel("k_vjp", {{"K", kInt}}, std::move(body));
   f.primal = "k";
-  f.kernel = true;
-  f.returnType = Type::of(Scalar::Void);
-  f.params = {{"K", kInt}};
-  f.body = std::move(body);
   return f;
 }
 
