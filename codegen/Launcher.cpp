@@ -74,6 +74,21 @@ std::string tapeSlots(const Function& kernel, bool scratch) {
   return body + "  if (!scratch) return scratch.status();\n";
 }
 
+// A vjp launcher's refusal of one buffer given for two of its adjoints (host code launching the
+// kernels it keeps internal gives each adjoint a buffer of its own: ad/derive/SharedBuffers.h).
+std::string distinctAdjoints(const Function& kernel) {
+  if (kernel.internal) return "";
+  std::string bars;
+  int count = 0;
+  for (const Param& p : callerParams(kernel))
+    if (p.role == Role::Adjoint && p.type.pointer) bars += (count++ ? ", " : "") + p.name;
+  if (count < 2) return "";
+  return "  // Each adjoint an array of its own: in one buffer given for two, a seed and the additions into\n"
+         "  // it, or two stores, would meet.\n"
+         "  if (adjoint::one_buffer_twice({" +
+         bars + "})) return cudaErrorInvalidValue;\n";
+}
+
 }  // namespace
 
 std::string launcherSignature(const Function& kernel, bool declaration) {
@@ -94,7 +109,7 @@ bool isVjpKernel(const Function& kernel) {
 }
 
 std::string launcher(const Function& kernel) {
-  std::string body;
+  std::string body = distinctAdjoints(kernel);
   if (kernel.needsOneDimensionalLaunch)
     body +=
         "  // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.\n"

@@ -4,6 +4,8 @@
 // kernels' launchers.
 #pragma once
 
+#include <initializer_list>
+
 #ifdef ADJOINT_CPU_EXECUTION
 #include "adjoint/cuda_cpu.h"
 #else
@@ -33,5 +35,15 @@ constexpr unsigned kGroupBlocks = 1024;
 //          the adjoint) instead of zero: what a hand-written backward kernel does, one load and one
 //          store per element fewer. Every other adjoint comes out as with add.
 enum class Bars { add, fresh };
+
+// Whether two of the pointers (null ones aside: optional buffers not given) are one. A vjp
+// launcher given one buffer for two of its adjoints refuses the launch: a seed and the additions
+// into it, or two stores, would meet in one element.
+inline bool one_buffer_twice(std::initializer_list<const void*> pointers) {
+  for (auto a = pointers.begin(); a != pointers.end(); ++a)
+    for (auto b = a + 1; b != pointers.end(); ++b)
+      if (*a && *a == *b) return true;
+  return false;
+}
 
 }  // namespace adjoint

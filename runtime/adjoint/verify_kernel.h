@@ -231,6 +231,13 @@ class KernelCheck {
     return ok && changedBuffers_.empty();
   }
 
+  // Whether `launch`, the vjp launcher given one buffer for two adjoints, refuses it.
+  bool refused(const std::function<cudaError_t()>& launch) {
+    bool ok = launch() == cudaErrorInvalidValue;
+    std::printf("one buffer given for two adjoints: %s\n", ok ? "refused" : "launched  FAILED");
+    return ok;
+  }
+
   // Times the forward and the vjp (median of `reps` runs after warm-up, CUDA events) on random
   // inputs, and prints them with their ratio; with `fresh`, also the vjp given adjoint::Bars::fresh.
   void time(const std::function<void()>& forward, const std::function<void()>& vjp,

@@ -67,6 +67,10 @@ cudaError_t encoder_forward_vjp_launch(dim3 grid, dim3 block, size_t shmem, cuda
                                        float *out, const int *inp, const float *wte,
                                        const float *wpe, int B, int T, int C, float *out_bar,
                                        float *wte_bar, float *wpe_bar, adjoint::Bars bars) {
+  // Each adjoint an array of its own: in one buffer given for two, a seed and the additions into
+  // it, or two stores, would meet.
+  if (adjoint::one_buffer_twice({out_bar, wte_bar, wpe_bar}))
+    return cudaErrorInvalidValue;
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;

@@ -63,6 +63,10 @@ cudaError_t w1_loss_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t
                                const float *x, const float *y, const float *a, const float *b,
                                float *loss, int n, float *a_bar, float *b_bar, float *loss_bar,
                                [[maybe_unused]] adjoint::Bars bars) {
+  // Each adjoint an array of its own: in one buffer given for two, a seed and the additions into
+  // it, or two stores, would meet.
+  if (adjoint::one_buffer_twice({a_bar, b_bar, loss_bar}))
+    return cudaErrorInvalidValue;
   // A few blocks per multiprocessor, each running forward blocks in turn.
   dim3 resident = adjoint::resident_grid(w1_loss_vjp, grid, block, shmem);
   // One sum per block and address, added into the address in a fixed order by the last block
