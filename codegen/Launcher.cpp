@@ -97,8 +97,7 @@ std::string launcherSignature(const Function& kernel, bool declaration) {
   for (const Param& p : callerParams(kernel)) s += ", " + p.type.paramSpelling() + " " + p.name;
   if (!isVjpKernel(kernel) || kernel.internal) return s + ")";
   // Every vjp launcher of the header takes the caller's adjoint::Bars; where it changes nothing, unread.
-  bool read =
-      std::any_of(kernel.params.begin(), kernel.params.end(), [](const Param& p) { return p.role == Role::FreshBars; });
+  bool read = kernel.takesFreshBars();
   return s + ", " + (read || declaration ? "" : "[[maybe_unused]] ") + "adjoint::Bars " + naming::kBarsArgument +
          (declaration ? " = adjoint::Bars::add)" : ")");
 }
@@ -110,6 +109,14 @@ bool isVjpKernel(const Function& kernel) {
 
 std::string launcher(const Function& kernel) {
   std::string body = distinctAdjoints(kernel);
+  // The kernel it runs: a vjp over adjoint::Bars, the instantiation the caller asks for.
+  std::string run = kernel.name;
+  if (kernel.takesFreshBars()) {
+    run = naming::kVjpKernel;
+    body += "  // The instantiation for the caller's adjoint::Bars.\n  const auto " + run + " = " +
+            naming::kBarsArgument + " == adjoint::Bars::fresh ? " + kernel.name + "<true> : " + kernel.name +
+            "<false>;\n";
+  }
   if (kernel.needsOneDimensionalLaunch)
     body +=
         "  // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.\n"
@@ -139,10 +146,7 @@ std::string launcher(const Function& kernel) {
   // The kernel's arguments: the caller's, then what the launcher provides.
   std::string args;
   for (const Param& p : kernel.params)
-    args += ", " + (p.role == Role::BlockSums       ? "sums"
-                    : p.role == Role::VirtualBlocks ? "grid.x"
-                    : p.role == Role::FreshBars     ? std::string(naming::kBarsArgument) + " == adjoint::Bars::fresh"
-                                                    : p.name);
+    args += ", " + (p.role == Role::BlockSums ? "sums" : p.role == Role::VirtualBlocks ? "grid.x" : p.name);
   if (kernel.dynamicSharedParts > 1)
     body += "  // The kernel keeps " + std::to_string(kernel.dynamicSharedParts) +
             " arrays in dynamic shared memory, each as large as the forward's.\n"
@@ -150,7 +154,7 @@ std::string launcher(const Function& kernel) {
             std::to_string(kernel.dynamicSharedParts) +
             ";\n"
             "  if (cudaError_t e = adjoint::allow_shared(" +
-            kernel.name + ", shmem)) return e;\n";
+            run + ", shmem)) return e;\n";
   if (kernel.blockColumnWidth) {
     std::string width = print(*kernel.blockColumnWidth);
     std::string arrays = std::to_string(kernel.blockColumnArrays);
@@ -161,7 +165,7 @@ std::string launcher(const Function& kernel) {
             kernel.blockColumnElement.scalarSpelling() +
             ");\n"
             "  if (cudaError_t e = adjoint::shared_if_fits(" +
-            kernel.name + ", shmem)) return e;\n";
+            run + ", shmem)) return e;\n";
   }
   std::string physical = "grid";
   if (kernel.blocksInTurn) {
@@ -170,7 +174,7 @@ std::string launcher(const Function& kernel) {
                 ? "  // A few blocks per multiprocessor, each running forward blocks in turn, as many as keep\n"
                   "  // each thread on one column of the adjoints it sums by column.\n"
                 : "  // A few blocks per multiprocessor, each running forward blocks in turn.\n";
-    body += "  dim3 resident = adjoint::resident_grid(" + kernel.name + ", grid, block, shmem" + columns + ");\n";
+    body += "  dim3 resident = adjoint::resident_grid(" + run + ", grid, block, shmem" + columns + ");\n";
     physical = "resident";
   }
   if (!kernel.columnSums.empty()) {
@@ -203,12 +207,12 @@ std::string launcher(const Function& kernel) {
         ", stream, &sums);\n"
         "  if (status == cudaSuccess)\n"
         "    status = adjoint::launch(" +
-        kernel.name + ", " + physical + ", block, shmem, stream" + args + ");\n";
+        run + ", " + physical + ", block, shmem, stream" + args + ");\n";
   else if (!addsAfter)
-    body += "  return adjoint::launch(" + kernel.name + ", " + physical + ", block, shmem, stream" + args + ");\n";
+    body += "  return adjoint::launch(" + run + ", " + physical + ", block, shmem, stream" + args + ");\n";
   else
-    body += "  cudaError_t status = adjoint::launch(" + kernel.name + ", " + physical + ", block, shmem, stream" +
-            args + ");\n";
+    body +=
+        "  cudaError_t status = adjoint::launch(" + run + ", " + physical + ", block, shmem, stream" + args + ");\n";
   for (const Function::ColumnSum& c : kernel.columnSums)
     body += "  if (status == cudaSuccess)\n    status = adjoint::add_column_sums(" + c.target + ", " + c.parts +
             ", threads, static_cast<long long>(" + print(*c.columns) + "), stream);\n";

@@ -251,7 +251,6 @@ void allowFreshBars(Function& d, const Function& primal) {
   }
   if (stored.empty() && kept.empty()) return;
   FreshBranches(stored, kept).rewrite(d.body);
-  d.params.push_back(Param{naming::kFreshBars, Type::of(Scalar::Bool), Role::FreshBars});
 }
 
 }  // namespace adjoint::transforms

@@ -14,8 +14,11 @@ namespace adjoint::transforms {
 //  - A seed's zeroing that nothing reads after (no later use of the array; in a loop, only that
 //    element, at an index the loop's counter steps, and no barrier) is left out: the seed stays.
 // The loop over the blocks a block runs in turn counts as none: it runs each block once.
-// The kernel takes the caller's choice as `bool fresh_bars` (its launcher's `adjoint::Bars bars`)
-// and branches on it, the same way in every thread. `primal`: the kernel differentiated.
+// The kernel branches on `fresh_bars`, a template parameter (the printer writes such a kernel as
+// `template <bool fresh_bars>`, its launcher runs the instantiation for its `adjoint::Bars bars`):
+// each instantiation compiles to straight-line code, the one for add to the kernel as it was
+// without the choice (a branch on a kernel argument measured up to 30% slower there).
+// `primal`: the kernel differentiated.
 void allowFreshBars(ir::Function& d, const ir::Function& primal);
 
 }  // namespace adjoint::transforms

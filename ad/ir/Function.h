@@ -25,7 +25,6 @@ enum class Role {
   SegmentKeys,
   SegmentValues,
   TapeScratch,
-  FreshBars,  // a kernel's vjp: the launcher's adjoint::Bars::fresh (transforms/FreshBars.h)
   OptimizerState,
   Hyperparameter
 };
@@ -131,8 +130,10 @@ struct Function {
   // threads must differ in threadIdx.x alone (see ad/frontend/CooperativeGroups.cpp).
   bool oneDimensionalBlocks = false;
   // The adjoints of inputs a kernel's vjp stores (=) and the seeds it leaves as they came in when
-  // its caller passes adjoint::Bars::fresh (transforms/FreshBars.h).
+  // its caller passes adjoint::Bars::fresh (transforms/FreshBars.h). A kernel with either is a
+  // template over `bool fresh_bars`, instantiated for both.
   std::set<std::string> storedWhenFresh, seedsKeptWhenFresh;
+  bool takesFreshBars() const { return !storedWhenFresh.empty() || !seedsKeptWhenFresh.empty(); }
   // A kernel that runs the forward's blocks in turn (transforms::runBlocksInTurn).
   bool blocksInTurn = false;
   // A kernel keeping this many arrays in the dynamic shared memory, each as large as the

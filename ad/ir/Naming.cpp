@@ -29,7 +29,7 @@ bool isReserved(const std::string& name) {
   bool loopCount =
       name.rfind("k_L", 0) == 0 && name.size() > 3 && name.find_first_not_of("0123456789", 3) == std::string::npos;
   return loopCount || name == kBlockSums || name == kVirtualBlock || name == kVirtualBlocks || name == kFreshBars ||
-         name == kBarsArgument;
+         name == kVjpKernel || name == kBarsArgument;
 }
 
 std::string derivativeOf(const std::string& f, Derivative kind, bool withValue) {

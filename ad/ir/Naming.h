@@ -21,7 +21,8 @@ std::string savedBefore(const std::string& v, unsigned line);  // x_before_L12: 
 inline const char* const kBlockSums = "block_sums";          // per-block partial sums of adjoints
 inline const char* const kVirtualBlock = "virtual_block";    // the block a thread plays, blocks run in turn
 inline const char* const kVirtualBlocks = "virtual_blocks";  // how many blocks run in turn
-inline const char* const kFreshBars = "fresh_bars";          // a vjp kernel told adjoint::Bars::fresh
+inline const char* const kFreshBars = "fresh_bars";          // a vjp kernel's template parameter
+inline const char* const kVjpKernel = "vjp_kernel";          // its instantiation a launcher runs
 inline const char* const kBarsArgument = "bars";             // the vjp launcher's adjoint::Bars
 // Whether a name is one of the adjoint names above (x_bar, x_bar_acc, x_bar_new) / a tangent.
 bool isAdjoint(const std::string& name);

@@ -291,7 +291,9 @@ std::string print(const StmtList& body, int indent, const PrintOptions& options)
 
 std::string printSignature(const Function& f, bool definition) {
   std::string target = f.kernel ? "__global__ " : f.device ? (f.host ? "__host__ __device__ " : "__device__ ") : "";
-  std::string s = (f.internal ? "static " : "") + target + f.returnType.paramSpelling() + " " + f.name + "(";
+  // (a vjp kernel instantiated for adjoint::Bars::add and ::fresh: transforms/FreshBars.h)
+  std::string over = f.takesFreshBars() ? "template <bool " + std::string(naming::kFreshBars) + ">\n" : "";
+  std::string s = over + (f.internal ? "static " : "") + target + f.returnType.paramSpelling() + " " + f.name + "(";
   for (size_t i = 0; i < f.params.size(); ++i) {
     const Param& p = f.params[i];
     s += (i ? ", " : "") + std::string(definition && p.unused ? "[[maybe_unused]] " : "") +

@@ -16,13 +16,12 @@
 //   bars: adjoint::Bars::fresh (the caller's adjoints of inputs hold zero, and it has no use for
 //     the adjoints of the values the kernel overwrites; adjoint/cuda_host.h) leaves the seeds in
 //     out_bar unzeroed
-__global__ void encoder_forward_vjp([[maybe_unused]] float *out, const int *inp,
-                                    [[maybe_unused]] const float *wte,
-                                    [[maybe_unused]] const float *wpe, int B, int T, int C,
-                                    float *out_bar, float *wte_bar, float *wpe_bar,
-                                    unsigned int *wte_bar_keys, float *wte_bar_values,
-                                    unsigned int *wpe_bar_keys, float *wpe_bar_values,
-                                    bool fresh_bars) {
+template <bool fresh_bars>
+__global__ void
+encoder_forward_vjp([[maybe_unused]] float *out, const int *inp, [[maybe_unused]] const float *wte,
+                    [[maybe_unused]] const float *wpe, int B, int T, int C, float *out_bar,
+                    float *wte_bar, float *wpe_bar, unsigned int *wte_bar_keys,
+                    float *wte_bar_values, unsigned int *wpe_bar_keys, float *wpe_bar_values) {
   // recorded by the forward sweep for the reverse sweep
   long out_btc_offset = 0;
   long wte_ix_offset = 0;
@@ -71,6 +70,9 @@ cudaError_t encoder_forward_vjp_launch(dim3 grid, dim3 block, size_t shmem, cuda
   // it, or two stores, would meet.
   if (adjoint::one_buffer_twice({out_bar, wte_bar, wpe_bar}))
     return cudaErrorInvalidValue;
+  // The instantiation for the caller's adjoint::Bars.
+  const auto vjp_kernel =
+      bars == adjoint::Bars::fresh ? encoder_forward_vjp<true> : encoder_forward_vjp<false>;
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
@@ -92,9 +94,8 @@ cudaError_t encoder_forward_vjp_launch(dim3 grid, dim3 block, size_t shmem, cuda
           cudaMemsetAsync(wpe_bar_keys, 0xff, wpe_bar_slots * sizeof(*wpe_bar_keys), stream))
     return e;
   cudaError_t status =
-      adjoint::launch(encoder_forward_vjp, grid, block, shmem, stream, out, inp, wte, wpe, B, T, C,
-                      out_bar, wte_bar, wpe_bar, wte_bar_keys, wte_bar_values, wpe_bar_keys,
-                      wpe_bar_values, bars == adjoint::Bars::fresh);
+      adjoint::launch(vjp_kernel, grid, block, shmem, stream, out, inp, wte, wpe, B, T, C, out_bar,
+                      wte_bar, wpe_bar, wte_bar_keys, wte_bar_values, wpe_bar_keys, wpe_bar_values);
   if (status == cudaSuccess)
     status = adjoint::add_segments(wte_bar, wte_bar_keys, wte_bar_values, wte_bar_slots, stream);
   if (status == cudaSuccess)

@@ -46,7 +46,7 @@ struct Kernel {
     transforms::allowFreshBars(vjp, primal);
   }
   std::string text() const { return print(vjp.body); }
-  bool takesFresh() const { return vjp.params.back().role == Role::FreshBars; }
+  bool takesFresh() const { return vjp.takesFreshBars(); }
 };
 
 }  // namespace
