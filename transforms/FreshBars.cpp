@@ -100,12 +100,18 @@ bool counterTerm(const Expr& term, const std::string& counter) {
 
 // Whether `index` has another value in each iteration of `loop`: a sum of the loop's counter
 // (times a literal) and terms that read neither it nor anything else the loop assigns, the
-// counter changed by the loop's step alone.
+// counter changed by the loop's step alone, by the same amount each time (counter += s or -= s,
+// s invariant), under a condition that reads it.
 bool steppedBy(const ExprPtr& index, const Stmt& loop) {
   if (loop.kind != StmtKind::For || !loop.init || loop.init->kind != StmtKind::Decl || !loop.step) return false;
   const std::string& counter = loop.init->name;
   std::set<std::string> assigned = analysis::assignedVariables(loop.body);
-  if (assigned.count(counter)) return false;
+  const Stmt& step = *loop.step;
+  if (assigned.count(counter) || step.kind != StmtKind::Assign || (step.op != Op::Add && step.op != Op::Sub) ||
+      step.lhs->kind != ExprKind::Var || step.lhs->text != counter || !loop.expr || !reads(loop.expr, counter))
+    return false;
+  for (const std::string& v : analysis::readVariables(step.expr))
+    if (v == counter || assigned.count(v)) return false;
   std::vector<ExprPtr> parts;
   terms(index, parts);
   int counters = 0;

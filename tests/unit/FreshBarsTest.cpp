@@ -79,6 +79,10 @@ TEST_CASE("in a loop, only at an index the loop's counter steps") {
   CHECK(stepped.vjp.storedWhenFresh.count("x_bar"));
   Kernel repeated({loopOver(j, {addTo(i)})});
   CHECK(!repeated.vjp.storedWhenFresh.count("x_bar"));
+  // j = (j + 1) & 1 comes back to a value: the index with it too
+  StmtPtr wrapping = loopOver(j, {addTo(add(mul(i, n), j))});
+  wrapping->step = assign(j, Op::Assign, binary(Op::BitAnd, add(j, number(1, kInt)), number(1, kInt)));
+  CHECK(!Kernel({wrapping}).vjp.storedWhenFresh.count("x_bar"));
 }
 
 TEST_CASE("not an atomic addition, nor the adjoint of an array the kernel writes") {
