@@ -222,7 +222,7 @@ std::string freshBarsNote(const Function& d) {
     for (const std::string& n : names) out += (k++ == 0 ? "" : k == names.size() ? " and " : ", ") + n;
     return out;
   };
-  if (d.storedWhenFresh.empty() && d.seedsKeptWhenFresh.empty())
+  if (!d.takesFreshBars())
     return "adjoint::Bars::add, or adjoint::Bars::fresh (adjoint/cuda_host.h), which changes nothing here";
   std::string note =
       "adjoint::Bars::fresh (the caller's adjoints of inputs hold zero, and it has no use for the "
