@@ -95,8 +95,9 @@ std::string launcherSignature(const Function& kernel, bool declaration) {
   std::string s = std::string(kernel.internal ? "static " : "") + "cudaError_t " + naming::launcherOf(kernel.name) +
                   "(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream";
   for (const Param& p : callerParams(kernel)) s += ", " + p.type.paramSpelling() + " " + p.name;
-  if (!isVjpKernel(kernel) || kernel.internal) return s + ")";
-  // Every vjp launcher of the header takes the caller's adjoint::Bars; where it changes nothing, unread.
+  if (!isVjpKernel(kernel)) return s + ")";
+  // Every vjp launcher takes the caller's adjoint::Bars (host code's the one its plan allows:
+  // ad/derive/AdjointStarts.h); where it changes nothing, unread.
   bool read = kernel.takesFreshBars();
   return s + ", " + (read || declaration ? "" : "[[maybe_unused]] ") + "adjoint::Bars " + naming::kBarsArgument +
          (declaration ? " = adjoint::Bars::add)" : ")");

@@ -9,7 +9,7 @@
 
 namespace adjoint::codegen {
 
-// The launcher's signature, without the semicolon; a vjp's of the header takes an adjoint::Bars
+// The launcher's signature, without the semicolon; a vjp's takes an adjoint::Bars
 // last, defaulted to adjoint::Bars::add in the `declaration` (the first one the code has).
 std::string launcherSignature(const ir::Function& kernel, bool declaration);
 // Whether the kernel is a vjp (it takes adjoints).

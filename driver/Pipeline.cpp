@@ -246,9 +246,8 @@ const std::vector<Pass>& passes() {
        "reverse mode of kernels: where the caller passes adjoint::Bars::fresh, store an input's adjoint that gets "
        "one addition per element, and leave the seeds nothing reads again unzeroed",
        Shows::Derivatives, eachDerivative([](ir::Function& d, PipelineState& s) {
-         // (Host code launches the kernels it keeps internal itself, with adjoint::Bars::add.)
          const ir::Function* primal = s.prepared.find(d.primal);
-         if (reverse(s) && d.kernel && !d.internal && primal) transforms::allowFreshBars(d, *primal);
+         if (reverse(s) && d.kernel && primal) transforms::allowFreshBars(d, *primal);
        })},
       {"emit", "write the source and the header: the derivatives, copies of the forward functions they call, launchers",
        Shows::Source, emit},

@@ -69,7 +69,7 @@ class HostBuilder {
     for (const Param& p : g.params) names_.insert(p.name);
     findActive();
     plan_ = planVersions(steps_, loops_, f_, mode_ == Mode::Reverse, train(), names_);
-    if (train()) starts_ = planAdjointStarts(steps_, pullbackBuffers(), r_.train->loss);
+    if (train()) starts_ = planAdjointStarts(steps_, pullbackBuffers(), r_.train->loss, r_.train->params);
     planUpdatesInPullbacks();
     if (mode_ == Mode::Reverse) privates_ = planPrivateAdjoints(steps_, pullbackBuffers(), names_);
     g.body = locals_;
@@ -579,10 +579,13 @@ class HostBuilder {
         out.push_back(located(forwardStatement(s, args, status()), s));
         return out;
       }
-      StmtPtr both = derivativeStatement(s, f_, true, args, pullbackArguments(k), kernelDerivative(s, true), status());
+      std::string note;
+      ExprPtr bars = freshBars(k, note);
+      StmtPtr both =
+          derivativeStatement(s, f_, true, args, pullbackArguments(k), kernelDerivative(s, true), status(), bars);
       both->comment = "line " + std::to_string(s.stmt->loc.line) + ": " + m_.sourceLine(s.stmt->loc.line) +
                       "\nthe loss and its pullback in one kernel: it writes " + r_.train->loss +
-                      " and the adjoints of its inputs";
+                      " and the adjoints of its inputs" + (note.empty() ? "" : "\n" + note);
       StmtList pullback = withPrivates(k, located(both, s));
       out.insert(out.end(), pullback.begin(), pullback.end());
       return out;
@@ -624,7 +627,7 @@ class HostBuilder {
     StmtList out = savesOf(k, false);
     if (differentiated(s) && k != lossWithPullback()) {
       std::string note;
-      ExprPtr adjoints = gemmAdjoints(k, note);
+      ExprPtr adjoints = s.kind == StepKind::Launch ? freshBars(k, note) : gemmAdjoints(k, note);
       StmtPtr pullback = located(derivativeStatement(s, f_, true, arguments(s, s.before), pullbackArguments(k),
                                                      kernelDerivative(s), status(), adjoints),
                                  s);
@@ -633,6 +636,22 @@ class HostBuilder {
       out.insert(out.end(), all.begin(), all.end());
     }
     return out;
+  }
+
+  // For a launch whose pullback keeps adjoint::Bars::fresh's promise (AdjointStarts): that, and
+  // the comment that says why; else null.
+  ExprPtr freshBars(size_t k, std::string& note) const {
+    if (!starts_.fresh.count(k)) return nullptr;
+    std::string zero, unread;
+    for (const BufferArg* b : derivativeBuffers(steps_[k])) {
+      if (!b) continue;
+      std::string& list = b->writes ? unread : zero;
+      list += (list.empty() ? "" : ", ") + naming::adjointOf(b->buffer);
+    }
+    note = "adjoint::Bars::fresh:";
+    if (!zero.empty()) note += " " + zero + " still zero" + (unread.empty() ? "" : ";");
+    if (!unread.empty()) note += " nothing reads " + unread + " after this";
+    return var("adjoint::Bars::fresh", Type::opaque("adjoint::Bars"));
   }
 
   // For a GEMM pullback that writes adjoints first, or whose C_bar nothing reads after: what

@@ -170,17 +170,18 @@ StmtPtr forwardStatement(const Step& step, std::vector<ExprPtr> args, const Expr
 
 StmtPtr derivativeStatement(const Step& step, const Function& host, bool reverse, std::vector<ExprPtr> args,
                             std::vector<ExprPtr> derivatives, const std::string& kernelDerivative,
-                            const ExprPtr& status, const ExprPtr& gemmAdjoints) {
+                            const ExprPtr& status, const ExprPtr& told) {
   switch (step.kind) {
     case StepKind::Launch: {
       args.insert(args.end(), derivatives.begin(), derivatives.end());
+      if (told) args.push_back(told);
       StmtPtr s = launch(call(kernelDerivative, std::move(args), Type::of(Scalar::Void)), step.stmt->args);
       s->lhs = status;
       s->throughLauncher = true;
       return s;
     }
     case StepKind::Gemm:
-      return assign(status, Op::Assign, gemmDerivative(step, reverse, args, derivatives, gemmAdjoints));
+      return assign(status, Op::Assign, gemmDerivative(step, reverse, args, derivatives, told));
     case StepKind::Memset:  // the zeroed values: derivative zero
       return assign(
           status, Op::Assign,

@@ -60,9 +60,10 @@ ir::StmtPtr forwardStatement(const Step& step, std::vector<ir::ExprPtr> args, co
 // The step's pullback or tangent: `args` as above, `derivatives` the derivative arrays its
 // derivative takes (a kernel's: of its differentiated parameters; otherwise of its buffers in
 // order, `nullptr` for one without), `kernelDerivative` the name of the kernel's vjp or jvp;
-// `gemmAdjoints` what a GEMM's pullback knows of its adjoints (adjoint::GemmAdjoints), or null.
+// `told` what the pullback knows of its adjoints (a GEMM's adjoint::GemmAdjoints, a launch's
+// adjoint::Bars), or null.
 ir::StmtPtr derivativeStatement(const Step& step, const ir::Function& host, bool reverse, std::vector<ir::ExprPtr> args,
                                 std::vector<ir::ExprPtr> derivatives, const std::string& kernelDerivative,
-                                const ir::ExprPtr& status, const ir::ExprPtr& gemmAdjoints = nullptr);
+                                const ir::ExprPtr& status, const ir::ExprPtr& told = nullptr);
 
 }  // namespace adjoint::derive

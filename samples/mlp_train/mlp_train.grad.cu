@@ -18,18 +18,20 @@ static __global__ void softmax_cross_entropy_vjp(const float *logits, const int 
 static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_t shmem,
                                                     cudaStream_t stream, const float *logits,
                                                     const int *labels, float *loss, int rows,
-                                                    int classes, float *logits_bar,
-                                                    float *loss_bar);
+                                                    int classes, float *logits_bar, float *loss_bar,
+                                                    adjoint::Bars bars = adjoint::Bars::add);
 static __global__ void add_bias_vjp(float *z, const float *bias, int rows, int features,
                                     float *z_bar, float *bias_bar, unsigned int virtual_blocks);
 static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                        float *z, const float *bias, int rows, int features,
-                                       float *z_bar, float *bias_bar);
+                                       float *z_bar, float *bias_bar,
+                                       adjoint::Bars bars = adjoint::Bars::add);
 static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int features,
                                      float *h_bar, float *bias_bar, unsigned int virtual_blocks);
 static cudaError_t bias_relu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                         float *h, const float *bias, int rows, int features,
-                                        float *h_bar, float *bias_bar);
+                                        float *h_bar, float *bias_bar,
+                                        adjoint::Bars bars = adjoint::Bars::add);
 
 // forward: bias_relu (line 17)
 static __global__ void bias_relu(float *h, const float *bias, int rows, int features) {
@@ -254,8 +256,8 @@ static __global__ void softmax_cross_entropy_vjp(const float *logits, const int 
 static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_t shmem,
                                                     cudaStream_t stream, const float *logits,
                                                     const int *labels, float *loss, int rows,
-                                                    int classes, float *logits_bar,
-                                                    float *loss_bar) {
+                                                    int classes, float *logits_bar, float *loss_bar,
+                                                    [[maybe_unused]] adjoint::Bars bars) {
   return adjoint::launch(softmax_cross_entropy_vjp, grid, block, shmem, stream, logits, labels,
                          loss, rows, classes, logits_bar, loss_bar);
 }
@@ -288,7 +290,8 @@ static __global__ void add_bias_vjp([[maybe_unused]] float *z, [[maybe_unused]] 
 // Launches add_bias_vjp with the forward's launch configuration.
 static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                        float *z, const float *bias, int rows, int features,
-                                       float *z_bar, float *bias_bar) {
+                                       float *z_bar, float *bias_bar,
+                                       [[maybe_unused]] adjoint::Bars bars) {
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
@@ -334,7 +337,8 @@ static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int 
 // Launches bias_relu_vjp with the forward's launch configuration.
 static cudaError_t bias_relu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                         float *h, const float *bias, int rows, int features,
-                                        float *h_bar, float *bias_bar) {
+                                        float *h_bar, float *bias_bar,
+                                        [[maybe_unused]] adjoint::Bars bars) {
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;

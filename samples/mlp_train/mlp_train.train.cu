@@ -18,17 +18,20 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
                                                            unsigned int virtual_blocks);
 static cudaError_t softmax_cross_entropy_value_and_vjp_launch(
     dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, const float *logits,
-    const int *labels, float *loss, int rows, int classes, float *logits_bar, float *loss_bar);
+    const int *labels, float *loss, int rows, int classes, float *logits_bar, float *loss_bar,
+    adjoint::Bars bars = adjoint::Bars::add);
 static __global__ void add_bias_vjp(float *z, const float *bias, int rows, int features,
                                     float *z_bar, float *bias_bar, unsigned int virtual_blocks);
 static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                        float *z, const float *bias, int rows, int features,
-                                       float *z_bar, float *bias_bar);
+                                       float *z_bar, float *bias_bar,
+                                       adjoint::Bars bars = adjoint::Bars::add);
 static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int features,
                                      float *h_bar, float *bias_bar, unsigned int virtual_blocks);
 static cudaError_t bias_relu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                         float *h, const float *bias, int rows, int features,
-                                        float *h_bar, float *bias_bar);
+                                        float *h_bar, float *bias_bar,
+                                        adjoint::Bars bars = adjoint::Bars::add);
 
 // forward: bias_relu (line 17)
 static __global__ void bias_relu(float *h, const float *bias, int rows, int features) {
@@ -137,8 +140,10 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
   status = adjoint::launch(add_bias, (B * C + threads - 1) / threads, threads, 0, 0, Z, b3, B, C);
   // line 61: softmax_cross_entropy<<<(B * 32 + threads - 1) / threads, threads>>>(Z, labels, loss, B, C);
   // the loss and its pullback in one kernel: it writes loss and the adjoints of its inputs
+  // adjoint::Bars::fresh: Z_bar still zero; nothing reads loss_bar after this
   status = softmax_cross_entropy_value_and_vjp_launch((B * 32 + threads - 1) / threads, threads, 0,
-                                                      0, Z, labels, loss, B, C, Z_bar, loss_bar);
+                                                      0, Z, labels, loss, B, C, Z_bar, loss_bar,
+                                                      adjoint::Bars::fresh);
   // reverse sweep
   // line 60: add_bias<<<(B * C + threads - 1) / threads, threads>>>(Z, b3, B, C);
   status = add_bias_vjp_launch((B * C + threads - 1) / threads, threads, 0, 0, Z, b3, B, C, Z_bar,
@@ -252,9 +257,11 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
 }
 
 // Launches softmax_cross_entropy_value_and_vjp with the forward's launch configuration.
-static cudaError_t softmax_cross_entropy_value_and_vjp_launch(
-    dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, const float *logits,
-    const int *labels, float *loss, int rows, int classes, float *logits_bar, float *loss_bar) {
+static cudaError_t
+softmax_cross_entropy_value_and_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
+                                           const float *logits, const int *labels, float *loss,
+                                           int rows, int classes, float *logits_bar,
+                                           float *loss_bar, [[maybe_unused]] adjoint::Bars bars) {
   // A few blocks per multiprocessor, each running forward blocks in turn.
   dim3 resident = adjoint::resident_grid(softmax_cross_entropy_value_and_vjp, grid, block, shmem);
   // One sum per block and address, added into the address in a fixed order by the last block
@@ -296,7 +303,8 @@ static __global__ void add_bias_vjp([[maybe_unused]] float *z, [[maybe_unused]] 
 // Launches add_bias_vjp with the forward's launch configuration.
 static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                        float *z, const float *bias, int rows, int features,
-                                       float *z_bar, float *bias_bar) {
+                                       float *z_bar, float *bias_bar,
+                                       [[maybe_unused]] adjoint::Bars bars) {
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
@@ -342,7 +350,8 @@ static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int 
 // Launches bias_relu_vjp with the forward's launch configuration.
 static cudaError_t bias_relu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                         float *h, const float *bias, int rows, int features,
-                                        float *h_bar, float *bias_bar) {
+                                        float *h_bar, float *bias_bar,
+                                        [[maybe_unused]] adjoint::Bars bars) {
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;

@@ -19,13 +19,15 @@ static __global__ void softmax_cross_entropy_vjp(const float *logits, const int 
 static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_t shmem,
                                                     cudaStream_t stream, const float *logits,
                                                     const int *labels, float *loss, int rows,
-                                                    int classes, float *logits_bar,
-                                                    float *loss_bar);
+                                                    int classes, float *logits_bar, float *loss_bar,
+                                                    adjoint::Bars bars = adjoint::Bars::add);
 static __global__ void add_bias_vjp(float *z, const float *bias, int rows, int features,
                                     float *z_bar, float *bias_bar, unsigned int virtual_blocks);
 static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                        float *z, const float *bias, int rows, int features,
-                                       float *z_bar, float *bias_bar);
+                                       float *z_bar, float *bias_bar,
+                                       adjoint::Bars bars = adjoint::Bars::add);
+template <bool fresh_bars>
 static __global__ void residual_tanh_vjp(const float *h, const float *t, const float *bias,
                                          float *out, int width, int batch, float *h_bar,
                                          float *t_bar, float *bias_bar, float *out_bar,
@@ -34,7 +36,8 @@ static cudaError_t residual_tanh_vjp_launch(dim3 grid, dim3 block, size_t shmem,
                                             cudaStream_t stream, const float *h, const float *t,
                                             const float *bias, float *out, int width, int batch,
                                             float *h_bar, float *t_bar, float *bias_bar,
-                                            float *out_bar);
+                                            float *out_bar,
+                                            adjoint::Bars bars = adjoint::Bars::add);
 
 // forward: residual_tanh (line 14)
 static __global__ void residual_tanh(const float *h, const float *t, const float *bias, float *out,
@@ -351,8 +354,8 @@ static __global__ void softmax_cross_entropy_vjp(const float *logits, const int 
 static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_t shmem,
                                                     cudaStream_t stream, const float *logits,
                                                     const int *labels, float *loss, int rows,
-                                                    int classes, float *logits_bar,
-                                                    float *loss_bar) {
+                                                    int classes, float *logits_bar, float *loss_bar,
+                                                    [[maybe_unused]] adjoint::Bars bars) {
   return adjoint::launch(softmax_cross_entropy_vjp, grid, block, shmem, stream, logits, labels,
                          loss, rows, classes, logits_bar, loss_bar);
 }
@@ -385,7 +388,8 @@ static __global__ void add_bias_vjp([[maybe_unused]] float *z, [[maybe_unused]] 
 // Launches add_bias_vjp with the forward's launch configuration.
 static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                        float *z, const float *bias, int rows, int features,
-                                       float *z_bar, float *bias_bar) {
+                                       float *z_bar, float *bias_bar,
+                                       [[maybe_unused]] adjoint::Bars bars) {
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
@@ -397,6 +401,7 @@ static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cuda
                          z_bar, bias_bar, grid.x);
 }
 
+template <bool fresh_bars>
 static __global__ void residual_tanh_vjp([[maybe_unused]] const float *h, const float *t,
                                          const float *bias, [[maybe_unused]] float *out, int width,
                                          int batch, float *h_bar, float *t_bar, float *bias_bar,
@@ -415,14 +420,27 @@ static __global__ void residual_tanh_vjp([[maybe_unused]] const float *h, const 
     if (i < width * batch) {
       // h[i]: index injective over threads: plain +=
       const float out_bar_i = out_bar[i];
-      h_bar[i] += out_bar_i;
+      // adjoint::Bars::fresh: the caller's adjoint holds zero there, and no other addition reaches it
+      if (fresh_bars) {
+        h_bar[i] = out_bar_i;
+      } else {
+        h_bar[i] += out_bar_i;
+      }
       const float tanh_value = std::tanh(t[i] + bias[i % width]);
       // t[i]: index injective over threads: plain +=
       const float out_bar_factor = out_bar_i * (1.0f - tanh_value * tanh_value);
-      t_bar[i] += out_bar_factor;
+      // adjoint::Bars::fresh: the caller's adjoint holds zero there, and no other addition reaches it
+      if (fresh_bars) {
+        t_bar[i] = out_bar_factor;
+      } else {
+        t_bar[i] += out_bar_factor;
+      }
       // bias[i % width]: one column per thread: summed in a register, added below
       bias_bar_column += out_bar_factor;
-      out_bar[i] = 0.0f;
+      // adjoint::Bars::fresh: the overwritten value's adjoint is not wanted; nothing after reads it
+      if (!fresh_bars) {
+        out_bar[i] = 0.0f;
+      }
     }
   }
   // each thread's column sums, added once
@@ -436,14 +454,17 @@ static cudaError_t residual_tanh_vjp_launch(dim3 grid, dim3 block, size_t shmem,
                                             cudaStream_t stream, const float *h, const float *t,
                                             const float *bias, float *out, int width, int batch,
                                             float *h_bar, float *t_bar, float *bias_bar,
-                                            float *out_bar) {
+                                            float *out_bar, adjoint::Bars bars) {
+  // The instantiation for the caller's adjoint::Bars.
+  const auto vjp_kernel =
+      bars == adjoint::Bars::fresh ? residual_tanh_vjp<true> : residual_tanh_vjp<false>;
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
   // A few blocks per multiprocessor, each running forward blocks in turn, as many as keep
   // each thread on one column of the adjoints it sums by column.
   dim3 resident =
-      adjoint::resident_grid(residual_tanh_vjp, grid, block, shmem, static_cast<long long>(width));
-  return adjoint::launch(residual_tanh_vjp, resident, block, shmem, stream, h, t, bias, out, width,
-                         batch, h_bar, t_bar, bias_bar, out_bar, grid.x);
+      adjoint::resident_grid(vjp_kernel, grid, block, shmem, static_cast<long long>(width));
+  return adjoint::launch(vjp_kernel, resident, block, shmem, stream, h, t, bias, out, width, batch,
+                         h_bar, t_bar, bias_bar, out_bar, grid.x);
 }

@@ -22,29 +22,34 @@ static __global__ void softmax_cross_entropy_vjp(const float *logits, const int 
 static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_t shmem,
                                                     cudaStream_t stream, const float *logits,
                                                     const int *labels, float *loss, int rows,
-                                                    int classes, float *logits_bar,
-                                                    float *loss_bar);
+                                                    int classes, float *logits_bar, float *loss_bar,
+                                                    adjoint::Bars bars = adjoint::Bars::add);
+template <bool fresh_bars>
 static __global__ void layernorm_vjp(const float *x, const float *gain, const float *shift,
                                      float *out, int rows, int C, float *x_bar, float *gain_bar,
                                      float *shift_bar, float *out_bar, unsigned int virtual_blocks);
 static cudaError_t layernorm_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                         const float *x, const float *gain, const float *shift,
                                         float *out, int rows, int C, float *x_bar, float *gain_bar,
-                                        float *shift_bar, float *out_bar);
+                                        float *shift_bar, float *out_bar,
+                                        adjoint::Bars bars = adjoint::Bars::add);
+template <bool fresh_bars>
 static __global__ void bias_residual_vjp(float *y, const float *bias, const float *x, int rows,
                                          int features, float *y_bar, float *bias_bar, float *x_bar,
                                          unsigned int virtual_blocks);
 static cudaError_t bias_residual_vjp_launch(dim3 grid, dim3 block, size_t shmem,
                                             cudaStream_t stream, float *y, const float *bias,
                                             const float *x, int rows, int features, float *y_bar,
-                                            float *bias_bar, float *x_bar);
+                                            float *bias_bar, float *x_bar,
+                                            adjoint::Bars bars = adjoint::Bars::add);
+template <bool fresh_bars>
 static __global__ void bias_gelu_vjp(const float *pre, const float *bias, float *out, int rows,
                                      int features, float *pre_bar, float *bias_bar, float *out_bar,
                                      unsigned int virtual_blocks);
 static cudaError_t bias_gelu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                         const float *pre, const float *bias, float *out, int rows,
                                         int features, float *pre_bar, float *bias_bar,
-                                        float *out_bar);
+                                        float *out_bar, adjoint::Bars bars = adjoint::Bars::add);
 
 // forward: layernorm (line 23)
 static __global__ void layernorm(const float *x, const float *gain, const float *shift, float *out,
@@ -340,17 +345,17 @@ static __global__ void softmax_cross_entropy_vjp(const float *logits, const int 
 static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_t shmem,
                                                     cudaStream_t stream, const float *logits,
                                                     const int *labels, float *loss, int rows,
-                                                    int classes, float *logits_bar,
-                                                    float *loss_bar) {
+                                                    int classes, float *logits_bar, float *loss_bar,
+                                                    [[maybe_unused]] adjoint::Bars bars) {
   return adjoint::launch(softmax_cross_entropy_vjp, grid, block, shmem, stream, logits, labels,
                          loss, rows, classes, logits_bar, loss_bar);
 }
 
-static __global__ void layernorm_vjp(const float *x, const float *gain,
-                                     [[maybe_unused]] const float *shift,
-                                     [[maybe_unused]] float *out, int rows, int C, float *x_bar,
-                                     float *gain_bar, float *shift_bar, float *out_bar,
-                                     unsigned int virtual_blocks) {
+template <bool fresh_bars>
+static __global__ void
+layernorm_vjp(const float *x, const float *gain, [[maybe_unused]] const float *shift,
+              [[maybe_unused]] float *out, int rows, int C, float *x_bar, float *gain_bar,
+              float *shift_bar, float *out_bar, unsigned int virtual_blocks) {
   // adjoints added at columns below C: each block sums them in shared memory first, cleared
   // before any thread adds to them (where they do not fit there, the launcher gives no
   // shared memory and they are added where they belong)
@@ -465,8 +470,16 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
           const float d_2 = x[xr_offset + c] - mean;
           const float d_bar_2 = squares_bar * (2.0f * d_2);
           // x[xr_offset + c]: each thread its own elements of a row: plain +=
-          x_bar[xr_offset + c] += out_bar[y_offset + c] * gain[c] * rstd + d_bar_2 + sum_bar;
-          out_bar[y_offset + c] = 0.0f;
+          // adjoint::Bars::fresh: the caller's adjoint holds zero there, and no other addition reaches it
+          if (fresh_bars) {
+            x_bar[xr_offset + c] = out_bar[y_offset + c] * gain[c] * rstd + d_bar_2 + sum_bar;
+          } else {
+            x_bar[xr_offset + c] += out_bar[y_offset + c] * gain[c] * rstd + d_bar_2 + sum_bar;
+          }
+          // adjoint::Bars::fresh: the overwritten value's adjoint is not wanted; nothing after reads it
+          if (!fresh_bars) {
+            out_bar[y_offset + c] = 0.0f;
+          }
         }
       }
     }
@@ -490,7 +503,9 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
 static cudaError_t layernorm_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                         const float *x, const float *gain, const float *shift,
                                         float *out, int rows, int C, float *x_bar, float *gain_bar,
-                                        float *shift_bar, float *out_bar) {
+                                        float *shift_bar, float *out_bar, adjoint::Bars bars) {
+  // The instantiation for the caller's adjoint::Bars.
+  const auto vjp_kernel = bars == adjoint::Bars::fresh ? layernorm_vjp<true> : layernorm_vjp<false>;
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
@@ -500,19 +515,19 @@ static cudaError_t layernorm_vjp_launch(dim3 grid, dim3 block, size_t shmem, cud
   // Each block sums 2 adjoint array(s) by column in its dynamic shared memory, C elements each,
   // where they fit; where not, it gets none and adds each value where it belongs.
   shmem = 2 * (C > 0 ? static_cast<size_t>(C) : 0) * sizeof(float);
-  if (cudaError_t e = adjoint::shared_if_fits(layernorm_vjp, shmem))
+  if (cudaError_t e = adjoint::shared_if_fits(vjp_kernel, shmem))
     return e;
   // A few blocks per multiprocessor, each running forward blocks in turn.
-  dim3 resident = adjoint::resident_grid(layernorm_vjp, grid, block, shmem);
-  return adjoint::launch(layernorm_vjp, resident, block, shmem, stream, x, gain, shift, out, rows,
-                         C, x_bar, gain_bar, shift_bar, out_bar, grid.x);
+  dim3 resident = adjoint::resident_grid(vjp_kernel, grid, block, shmem);
+  return adjoint::launch(vjp_kernel, resident, block, shmem, stream, x, gain, shift, out, rows, C,
+                         x_bar, gain_bar, shift_bar, out_bar, grid.x);
 }
 
-static __global__ void bias_residual_vjp([[maybe_unused]] float *y,
-                                         [[maybe_unused]] const float *bias,
-                                         [[maybe_unused]] const float *x, int rows, int features,
-                                         float *y_bar, float *bias_bar, float *x_bar,
-                                         unsigned int virtual_blocks) {
+template <bool fresh_bars>
+static __global__ void
+bias_residual_vjp([[maybe_unused]] float *y, [[maybe_unused]] const float *bias,
+                  [[maybe_unused]] const float *x, int rows, int features, float *y_bar,
+                  float *bias_bar, float *x_bar, unsigned int virtual_blocks) {
   // adjoints a thread adds at its column (its index modulo features): summed in registers
   // first; the blocks a thread runs in turn keep it on one column
   float bias_bar_column = 0.0f;
@@ -529,7 +544,12 @@ static __global__ void bias_residual_vjp([[maybe_unused]] float *y,
       const float y_bar_i = y_bar[i];
       bias_bar_column += y_bar_i;
       // x[i]: index injective over threads: plain +=
-      x_bar[i] += y_bar_i;
+      // adjoint::Bars::fresh: the caller's adjoint holds zero there, and no other addition reaches it
+      if (fresh_bars) {
+        x_bar[i] = y_bar_i;
+      } else {
+        x_bar[i] += y_bar_i;
+      }
     }
   }
   // each thread's column sums, added once
@@ -542,18 +562,22 @@ static __global__ void bias_residual_vjp([[maybe_unused]] float *y,
 static cudaError_t bias_residual_vjp_launch(dim3 grid, dim3 block, size_t shmem,
                                             cudaStream_t stream, float *y, const float *bias,
                                             const float *x, int rows, int features, float *y_bar,
-                                            float *bias_bar, float *x_bar) {
+                                            float *bias_bar, float *x_bar, adjoint::Bars bars) {
+  // The instantiation for the caller's adjoint::Bars.
+  const auto vjp_kernel =
+      bars == adjoint::Bars::fresh ? bias_residual_vjp<true> : bias_residual_vjp<false>;
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
   // A few blocks per multiprocessor, each running forward blocks in turn, as many as keep
   // each thread on one column of the adjoints it sums by column.
-  dim3 resident = adjoint::resident_grid(bias_residual_vjp, grid, block, shmem,
-                                         static_cast<long long>(features));
-  return adjoint::launch(bias_residual_vjp, resident, block, shmem, stream, y, bias, x, rows,
-                         features, y_bar, bias_bar, x_bar, grid.x);
+  dim3 resident =
+      adjoint::resident_grid(vjp_kernel, grid, block, shmem, static_cast<long long>(features));
+  return adjoint::launch(vjp_kernel, resident, block, shmem, stream, y, bias, x, rows, features,
+                         y_bar, bias_bar, x_bar, grid.x);
 }
 
+template <bool fresh_bars>
 static __global__ void bias_gelu_vjp(const float *pre, const float *bias,
                                      [[maybe_unused]] float *out, int rows, int features,
                                      float *pre_bar, float *bias_bar, float *out_bar,
@@ -588,12 +612,20 @@ static __global__ void bias_gelu_vjp(const float *pre, const float *bias,
                t_bar * (1.0f - t * t) * 0.7978846f * (3.0f * (0.044715f * u * u));
       // pre[i]: index injective over threads: plain +=
       // line 47: float u = pre[i] + bias[i % features];
-      pre_bar[i] += u_bar;
+      // adjoint::Bars::fresh: the caller's adjoint holds zero there, and no other addition reaches it
+      if (fresh_bars) {
+        pre_bar[i] = u_bar;
+      } else {
+        pre_bar[i] += u_bar;
+      }
       // bias[i % features]: one column per thread: summed in a register, added below
       bias_bar_column += u_bar;
       // the seed out_bar[i], read above, zeroed after the loads that follow it: a store
       // between loads holds back the loads after it
-      out_bar[i] = 0.0f;
+      // adjoint::Bars::fresh: the overwritten value's adjoint is not wanted; nothing after reads it
+      if (!fresh_bars) {
+        out_bar[i] = 0.0f;
+      }
     }
   }
   // each thread's column sums, added once
@@ -606,14 +638,16 @@ static __global__ void bias_gelu_vjp(const float *pre, const float *bias,
 static cudaError_t bias_gelu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                         const float *pre, const float *bias, float *out, int rows,
                                         int features, float *pre_bar, float *bias_bar,
-                                        float *out_bar) {
+                                        float *out_bar, adjoint::Bars bars) {
+  // The instantiation for the caller's adjoint::Bars.
+  const auto vjp_kernel = bars == adjoint::Bars::fresh ? bias_gelu_vjp<true> : bias_gelu_vjp<false>;
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
   // A few blocks per multiprocessor, each running forward blocks in turn, as many as keep
   // each thread on one column of the adjoints it sums by column.
   dim3 resident =
-      adjoint::resident_grid(bias_gelu_vjp, grid, block, shmem, static_cast<long long>(features));
-  return adjoint::launch(bias_gelu_vjp, resident, block, shmem, stream, pre, bias, out, rows,
-                         features, pre_bar, bias_bar, out_bar, grid.x);
+      adjoint::resident_grid(vjp_kernel, grid, block, shmem, static_cast<long long>(features));
+  return adjoint::launch(vjp_kernel, resident, block, shmem, stream, pre, bias, out, rows, features,
+                         pre_bar, bias_bar, out_bar, grid.x);
 }

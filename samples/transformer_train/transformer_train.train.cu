@@ -22,39 +22,42 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
                                                            unsigned int virtual_blocks);
 static cudaError_t softmax_cross_entropy_value_and_vjp_launch(
     dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, const float *logits,
-    const int *labels, float *loss, int rows, int classes, float *logits_bar, float *loss_bar);
+    const int *labels, float *loss, int rows, int classes, float *logits_bar, float *loss_bar,
+    adjoint::Bars bars = adjoint::Bars::add);
+template <bool fresh_bars>
 static __global__ void layernorm_vjp(const float *x, const float *gain, const float *shift,
                                      float *out, int rows, int C, float *x_bar, float *gain_bar,
                                      float *shift_bar, float *out_bar, unsigned int virtual_blocks);
 static cudaError_t layernorm_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                         const float *x, const float *gain, const float *shift,
                                         float *out, int rows, int C, float *x_bar, float *gain_bar,
-                                        float *shift_bar, float *out_bar);
+                                        float *shift_bar, float *out_bar,
+                                        adjoint::Bars bars = adjoint::Bars::add);
 static __global__ void bias_residual_vjp_wrt_bias_y(float *y, const float *bias, const float *x,
                                                     int rows, int features, float *y_bar,
                                                     float *bias_bar, unsigned int virtual_blocks);
 static cudaError_t bias_residual_vjp_wrt_bias_y_launch(dim3 grid, dim3 block, size_t shmem,
                                                        cudaStream_t stream, float *y,
                                                        const float *bias, const float *x, int rows,
-                                                       int features, float *y_bar, float *bias_bar);
+                                                       int features, float *y_bar, float *bias_bar,
+                                                       adjoint::Bars bars = adjoint::Bars::add);
+template <bool fresh_bars>
 static __global__ void bias_gelu_vjp(const float *pre, const float *bias, float *out, int rows,
                                      int features, float *pre_bar, float *bias_bar, float *out_bar,
                                      unsigned int virtual_blocks);
 static cudaError_t bias_gelu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                         const float *pre, const float *bias, float *out, int rows,
                                         int features, float *pre_bar, float *bias_bar,
-                                        float *out_bar);
-static __global__ void layernorm_vjp_wrt_gain_out_shift(const float *x, const float *gain,
-                                                        const float *shift, float *out, int rows,
-                                                        int C, float *gain_bar, float *shift_bar,
-                                                        float *out_bar,
-                                                        unsigned int virtual_blocks);
-static cudaError_t layernorm_vjp_wrt_gain_out_shift_launch(dim3 grid, dim3 block, size_t shmem,
-                                                           cudaStream_t stream, const float *x,
-                                                           const float *gain, const float *shift,
-                                                           float *out, int rows, int C,
-                                                           float *gain_bar, float *shift_bar,
-                                                           float *out_bar);
+                                        float *out_bar, adjoint::Bars bars = adjoint::Bars::add);
+template <bool fresh_bars>
+static __global__ void
+layernorm_vjp_wrt_gain_out_shift(const float *x, const float *gain, const float *shift, float *out,
+                                 int rows, int C, float *gain_bar, float *shift_bar, float *out_bar,
+                                 unsigned int virtual_blocks);
+static cudaError_t layernorm_vjp_wrt_gain_out_shift_launch(
+    dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, const float *x, const float *gain,
+    const float *shift, float *out, int rows, int C, float *gain_bar, float *shift_bar,
+    float *out_bar, adjoint::Bars bars = adjoint::Bars::add);
 
 // forward: layernorm (line 23)
 static __global__ void layernorm(const float *x, const float *gain, const float *shift, float *out,
@@ -227,9 +230,10 @@ cudaError_t transformer_train_step(cublasHandle_t handle, const float *x, const 
                          logits, V);
   // line 95: softmax_cross_entropy<<<(N * 32 + threads - 1) / threads, threads>>>(logits, labels, loss, N, V);
   // the loss and its pullback in one kernel: it writes loss and the adjoints of its inputs
-  status =
-      softmax_cross_entropy_value_and_vjp_launch((N * 32 + threads - 1) / threads, threads, 0, 0,
-                                                 logits, labels, loss, N, V, logits_bar, loss_bar);
+  // adjoint::Bars::fresh: logits_bar still zero; nothing reads loss_bar after this
+  status = softmax_cross_entropy_value_and_vjp_launch((N * 32 + threads - 1) / threads, threads, 0,
+                                                      0, logits, labels, loss, N, V, logits_bar,
+                                                      loss_bar, adjoint::Bars::fresh);
   // reverse sweep
   // line 94: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, V, N, C, &one, Wout, C, ln2, C, &zero, logits, V);
   // Wout updated here (SGD): the GEMM computing its gradient adds -lr times it into Wout
@@ -239,8 +243,9 @@ cudaError_t transformer_train_step(cublasHandle_t handle, const float *x, const 
       logits_bar,
       adjoint::GemmAdjoints(0, ln2_count, adjoint::CBar::Unread, adjoint::SgdOn::A, lr));
   // line 93: layernorm<<<(N * 32 + threads - 1) / threads, threads>>>(r, g2, be2, ln2, N, C);
+  // adjoint::Bars::fresh: r_bar, g2_bar, be2_bar still zero; nothing reads ln2_bar after this
   status = layernorm_vjp_launch((N * 32 + threads - 1) / threads, threads, 0, 0, r, g2, be2, ln2, N,
-                                C, r_bar, g2_bar, be2_bar, ln2_bar);
+                                C, r_bar, g2_bar, be2_bar, ln2_bar, adjoint::Bars::fresh);
   // line 92: bias_residual<<<(N * C + threads - 1) / threads, threads>>>(r, b2, x, N, C);
   status = bias_residual_vjp_wrt_bias_y_launch((N * C + threads - 1) / threads, threads, 0, 0, r,
                                                b2, x, N, C, r_bar, b2_bar);
@@ -251,8 +256,9 @@ cudaError_t transformer_train_step(cublasHandle_t handle, const float *x, const 
       handle, CUBLAS_OP_T, CUBLAS_OP_N, C, N, F, &one, W2, F, h, F, &zero, C, W2, h_bar, r_bar,
       adjoint::GemmAdjoints(0, h_count, adjoint::CBar::Unread, adjoint::SgdOn::A, lr));
   // line 90: bias_gelu<<<(N * F + threads - 1) / threads, threads>>>(pre, b1, h, N, F);
+  // adjoint::Bars::fresh: pre_bar, b1_bar still zero; nothing reads h_bar after this
   status = bias_gelu_vjp_launch((N * F + threads - 1) / threads, threads, 0, 0, pre, b1, h, N, F,
-                                pre_bar, b1_bar, h_bar);
+                                pre_bar, b1_bar, h_bar, adjoint::Bars::fresh);
   // line 89: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, F, N, C, &one, W1, C, ln1, C, &zero, pre, F);
   // W1 updated here (SGD): the GEMM computing its gradient adds -lr times it into W1
   // ln1_bar starts here: written, not added to (never zeroed); nothing reads pre_bar after this
@@ -260,8 +266,10 @@ cudaError_t transformer_train_step(cublasHandle_t handle, const float *x, const 
       handle, CUBLAS_OP_T, CUBLAS_OP_N, F, N, C, &one, W1, C, ln1, C, &zero, F, W1, ln1_bar,
       pre_bar, adjoint::GemmAdjoints(0, ln1_count, adjoint::CBar::Unread, adjoint::SgdOn::A, lr));
   // line 88: layernorm<<<(N * 32 + threads - 1) / threads, threads>>>(x, g1, be1, ln1, N, C);
+  // adjoint::Bars::fresh: g1_bar, be1_bar still zero; nothing reads ln1_bar after this
   status = layernorm_vjp_wrt_gain_out_shift_launch((N * 32 + threads - 1) / threads, threads, 0, 0,
-                                                   x, g1, be1, ln1, N, C, g1_bar, be1_bar, ln1_bar);
+                                                   x, g1, be1, ln1, N, C, g1_bar, be1_bar, ln1_bar,
+                                                   adjoint::Bars::fresh);
   // the update (sgd) of the trained parameters their GEMMs did not update, all in one launch
   status = adjoint::sgd_all(
       0, lr, adjoint::Update(g1, g1_bar, g1_count), adjoint::Update(be1, be1_bar, be1_count),
@@ -348,9 +356,11 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
 }
 
 // Launches softmax_cross_entropy_value_and_vjp with the forward's launch configuration.
-static cudaError_t softmax_cross_entropy_value_and_vjp_launch(
-    dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, const float *logits,
-    const int *labels, float *loss, int rows, int classes, float *logits_bar, float *loss_bar) {
+static cudaError_t
+softmax_cross_entropy_value_and_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
+                                           const float *logits, const int *labels, float *loss,
+                                           int rows, int classes, float *logits_bar,
+                                           float *loss_bar, [[maybe_unused]] adjoint::Bars bars) {
   // A few blocks per multiprocessor, each running forward blocks in turn.
   dim3 resident = adjoint::resident_grid(softmax_cross_entropy_value_and_vjp, grid, block, shmem);
   // One sum per block and address, added into the address in a fixed order by the last block
@@ -364,11 +374,11 @@ static cudaError_t softmax_cross_entropy_value_and_vjp_launch(
   return status;
 }
 
-static __global__ void layernorm_vjp(const float *x, const float *gain,
-                                     [[maybe_unused]] const float *shift,
-                                     [[maybe_unused]] float *out, int rows, int C, float *x_bar,
-                                     float *gain_bar, float *shift_bar, float *out_bar,
-                                     unsigned int virtual_blocks) {
+template <bool fresh_bars>
+static __global__ void
+layernorm_vjp(const float *x, const float *gain, [[maybe_unused]] const float *shift,
+              [[maybe_unused]] float *out, int rows, int C, float *x_bar, float *gain_bar,
+              float *shift_bar, float *out_bar, unsigned int virtual_blocks) {
   // adjoints added at columns below C: each block sums them in shared memory first, cleared
   // before any thread adds to them (where they do not fit there, the launcher gives no
   // shared memory and they are added where they belong)
@@ -483,8 +493,16 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
           const float d_2 = x[xr_offset + c] - mean;
           const float d_bar_2 = squares_bar * (2.0f * d_2);
           // x[xr_offset + c]: each thread its own elements of a row: plain +=
-          x_bar[xr_offset + c] += out_bar[y_offset + c] * gain[c] * rstd + d_bar_2 + sum_bar;
-          out_bar[y_offset + c] = 0.0f;
+          // adjoint::Bars::fresh: the caller's adjoint holds zero there, and no other addition reaches it
+          if (fresh_bars) {
+            x_bar[xr_offset + c] = out_bar[y_offset + c] * gain[c] * rstd + d_bar_2 + sum_bar;
+          } else {
+            x_bar[xr_offset + c] += out_bar[y_offset + c] * gain[c] * rstd + d_bar_2 + sum_bar;
+          }
+          // adjoint::Bars::fresh: the overwritten value's adjoint is not wanted; nothing after reads it
+          if (!fresh_bars) {
+            out_bar[y_offset + c] = 0.0f;
+          }
         }
       }
     }
@@ -508,7 +526,9 @@ static __global__ void layernorm_vjp(const float *x, const float *gain,
 static cudaError_t layernorm_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                         const float *x, const float *gain, const float *shift,
                                         float *out, int rows, int C, float *x_bar, float *gain_bar,
-                                        float *shift_bar, float *out_bar) {
+                                        float *shift_bar, float *out_bar, adjoint::Bars bars) {
+  // The instantiation for the caller's adjoint::Bars.
+  const auto vjp_kernel = bars == adjoint::Bars::fresh ? layernorm_vjp<true> : layernorm_vjp<false>;
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
@@ -518,12 +538,12 @@ static cudaError_t layernorm_vjp_launch(dim3 grid, dim3 block, size_t shmem, cud
   // Each block sums 2 adjoint array(s) by column in its dynamic shared memory, C elements each,
   // where they fit; where not, it gets none and adds each value where it belongs.
   shmem = 2 * (C > 0 ? static_cast<size_t>(C) : 0) * sizeof(float);
-  if (cudaError_t e = adjoint::shared_if_fits(layernorm_vjp, shmem))
+  if (cudaError_t e = adjoint::shared_if_fits(vjp_kernel, shmem))
     return e;
   // A few blocks per multiprocessor, each running forward blocks in turn.
-  dim3 resident = adjoint::resident_grid(layernorm_vjp, grid, block, shmem);
-  return adjoint::launch(layernorm_vjp, resident, block, shmem, stream, x, gain, shift, out, rows,
-                         C, x_bar, gain_bar, shift_bar, out_bar, grid.x);
+  dim3 resident = adjoint::resident_grid(vjp_kernel, grid, block, shmem);
+  return adjoint::launch(vjp_kernel, resident, block, shmem, stream, x, gain, shift, out, rows, C,
+                         x_bar, gain_bar, shift_bar, out_bar, grid.x);
 }
 
 static __global__ void bias_residual_vjp_wrt_bias_y([[maybe_unused]] float *y,
@@ -557,8 +577,8 @@ static __global__ void bias_residual_vjp_wrt_bias_y([[maybe_unused]] float *y,
 static cudaError_t bias_residual_vjp_wrt_bias_y_launch(dim3 grid, dim3 block, size_t shmem,
                                                        cudaStream_t stream, float *y,
                                                        const float *bias, const float *x, int rows,
-                                                       int features, float *y_bar,
-                                                       float *bias_bar) {
+                                                       int features, float *y_bar, float *bias_bar,
+                                                       [[maybe_unused]] adjoint::Bars bars) {
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
@@ -570,6 +590,7 @@ static cudaError_t bias_residual_vjp_wrt_bias_y_launch(dim3 grid, dim3 block, si
                          rows, features, y_bar, bias_bar, grid.x);
 }
 
+template <bool fresh_bars>
 static __global__ void bias_gelu_vjp(const float *pre, const float *bias,
                                      [[maybe_unused]] float *out, int rows, int features,
                                      float *pre_bar, float *bias_bar, float *out_bar,
@@ -604,12 +625,20 @@ static __global__ void bias_gelu_vjp(const float *pre, const float *bias,
                t_bar * (1.0f - t * t) * 0.7978846f * (3.0f * (0.044715f * u * u));
       // pre[i]: index injective over threads: plain +=
       // line 47: float u = pre[i] + bias[i % features];
-      pre_bar[i] += u_bar;
+      // adjoint::Bars::fresh: the caller's adjoint holds zero there, and no other addition reaches it
+      if (fresh_bars) {
+        pre_bar[i] = u_bar;
+      } else {
+        pre_bar[i] += u_bar;
+      }
       // bias[i % features]: one column per thread: summed in a register, added below
       bias_bar_column += u_bar;
       // the seed out_bar[i], read above, zeroed after the loads that follow it: a store
       // between loads holds back the loads after it
-      out_bar[i] = 0.0f;
+      // adjoint::Bars::fresh: the overwritten value's adjoint is not wanted; nothing after reads it
+      if (!fresh_bars) {
+        out_bar[i] = 0.0f;
+      }
     }
   }
   // each thread's column sums, added once
@@ -622,18 +651,21 @@ static __global__ void bias_gelu_vjp(const float *pre, const float *bias,
 static cudaError_t bias_gelu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                         const float *pre, const float *bias, float *out, int rows,
                                         int features, float *pre_bar, float *bias_bar,
-                                        float *out_bar) {
+                                        float *out_bar, adjoint::Bars bars) {
+  // The instantiation for the caller's adjoint::Bars.
+  const auto vjp_kernel = bars == adjoint::Bars::fresh ? bias_gelu_vjp<true> : bias_gelu_vjp<false>;
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
   // A few blocks per multiprocessor, each running forward blocks in turn, as many as keep
   // each thread on one column of the adjoints it sums by column.
   dim3 resident =
-      adjoint::resident_grid(bias_gelu_vjp, grid, block, shmem, static_cast<long long>(features));
-  return adjoint::launch(bias_gelu_vjp, resident, block, shmem, stream, pre, bias, out, rows,
-                         features, pre_bar, bias_bar, out_bar, grid.x);
+      adjoint::resident_grid(vjp_kernel, grid, block, shmem, static_cast<long long>(features));
+  return adjoint::launch(vjp_kernel, resident, block, shmem, stream, pre, bias, out, rows, features,
+                         pre_bar, bias_bar, out_bar, grid.x);
 }
 
+template <bool fresh_bars>
 static __global__ void
 layernorm_vjp_wrt_gain_out_shift(const float *x, [[maybe_unused]] const float *gain,
                                  [[maybe_unused]] const float *shift, [[maybe_unused]] float *out,
@@ -701,7 +733,10 @@ layernorm_vjp_wrt_gain_out_shift(const float *x, [[maybe_unused]] const float *g
           atomicAdd(&gain_bar_block[c_3], out_bar_element * ((x[xr_offset + c_3] - mean) * rstd));
           // shift[c_3]: a column: summed per block in shared memory (an atomicAdd there), added below
           atomicAdd(&shift_bar_block[c_3], out_bar_element);
-          out_bar[y_offset + c_3] = 0.0f;
+          // adjoint::Bars::fresh: the overwritten value's adjoint is not wanted; nothing after reads it
+          if (!fresh_bars) {
+            out_bar[y_offset + c_3] = 0.0f;
+          }
         }
       }
     }
@@ -727,14 +762,17 @@ static cudaError_t layernorm_vjp_wrt_gain_out_shift_launch(dim3 grid, dim3 block
                                                            const float *gain, const float *shift,
                                                            float *out, int rows, int C,
                                                            float *gain_bar, float *shift_bar,
-                                                           float *out_bar) {
+                                                           float *out_bar, adjoint::Bars bars) {
+  // The instantiation for the caller's adjoint::Bars.
+  const auto vjp_kernel = bars == adjoint::Bars::fresh ? layernorm_vjp_wrt_gain_out_shift<true>
+                                                       : layernorm_vjp_wrt_gain_out_shift<false>;
   // Each block sums 2 adjoint array(s) by column in its dynamic shared memory, C elements each,
   // where they fit; where not, it gets none and adds each value where it belongs.
   shmem = 2 * (C > 0 ? static_cast<size_t>(C) : 0) * sizeof(float);
-  if (cudaError_t e = adjoint::shared_if_fits(layernorm_vjp_wrt_gain_out_shift, shmem))
+  if (cudaError_t e = adjoint::shared_if_fits(vjp_kernel, shmem))
     return e;
   // A few blocks per multiprocessor, each running forward blocks in turn.
-  dim3 resident = adjoint::resident_grid(layernorm_vjp_wrt_gain_out_shift, grid, block, shmem);
-  return adjoint::launch(layernorm_vjp_wrt_gain_out_shift, resident, block, shmem, stream, x, gain,
-                         shift, out, rows, C, gain_bar, shift_bar, out_bar, grid.x);
+  dim3 resident = adjoint::resident_grid(vjp_kernel, grid, block, shmem);
+  return adjoint::launch(vjp_kernel, resident, block, shmem, stream, x, gain, shift, out, rows, C,
+                         gain_bar, shift_bar, out_bar, grid.x);
 }

@@ -142,3 +142,17 @@ void self_dot(const float* x, const float* s, float* h, float* loss, int n) {
   scale_all<<<2, 32>>>(x, h, s, n);
   dot_loss<<<2, 32>>>(h, h, loss, n);
 }
+
+// A training step's pullbacks take adjoint::Bars::fresh where the step keeps its promise: h is
+// read by two launches (the later one's pullback, run first, stores h_bar; the earlier one's adds
+// to it), and g is written twice (the second write's pullback zeroes its seed, which the first
+// write's readers then add into).
+// HOST: fan_out x=[64] w=[1] b=[1] h=[64] g=[64] k=[64] loss=[1] n=64
+// TRAIN: fan_out params=w,b optimizer=sgd x=[64] w=[1] b=[1] h=[64] g=[64] k=[64] loss=[1] n=64
+void fan_out(const float* x, const float* w, const float* b, float* h, float* g, float* k, float* loss, int n) {
+  scale_shift<<<(n + 63) / 64, 64>>>(x, w, b, h, n);
+  square<<<(n + 63) / 64, 64>>>(h, g, n);
+  product<<<(n + 63) / 64, 64>>>(g, h, k, n);
+  square<<<(n + 63) / 64, 64>>>(k, g, n);
+  squared_error<<<(n + 63) / 64, 64>>>(g, x, loss, n);
+}
