@@ -61,6 +61,10 @@ class Parallelizer : public Rewriter {
 
   void run() {
     collectAccesses();
+    walk(d_.body, [&](const Stmt& s) {
+      returns_ |= s.kind == StmtKind::Return;
+      if (isLoop(s.kind)) walk(s.body, [&](const Stmt& inner) { inLoops_.insert(&inner); });
+    });
     if (deterministic_) {
       radix_.emplace(d_, threads_, invariant_);
       runs_.emplace(d_, threads_);
@@ -70,6 +74,7 @@ class Parallelizer : public Rewriter {
     chooseBlockColumns();
     rewrite(d_.body);
     zeroSharedAdjoints(d_.body);
+    placeRowPicks();
     if (sums_.empty() && columns_.empty() && blockColumns_.empty()) return;
     StmtList head = startBlockColumns(), tail = finishBlockColumns();
     size_t registers = head.size();
@@ -126,6 +131,15 @@ class Parallelizer : public Rewriter {
   std::optional<analysis::MixedRadix> radix_;            // --deterministic: made before the rewriting
   std::optional<analysis::RunSlots> runs_;               // likewise
   std::set<const Stmt*> segmentSums_;  // additions that may become sort-and-segment sums (--deterministic)
+  std::set<const Stmt*> inLoops_;      // the statements inside loops
+  bool returns_ = false;               // whether the kernel returns early somewhere
+  struct Pick {
+    std::string name;
+    Type type;
+    ExprPtr bar;
+  };
+  std::vector<Pick> picks_;       // additions at columns that data picks (rowPick)
+  std::set<const Stmt*> picked_;  // their statements (now calls)
 
   bool values() const {
     return std::any_of(sums_.begin(), sums_.end(), [&](const ThreadSum& s) {
@@ -391,19 +405,92 @@ class Parallelizer : public Rewriter {
 
   // Whether every use of the adjoint array `bar` is an element of rows with one start
   // (ThreadIndexing::rowStart): each thread then touches elements no other thread does, in
-  // launches of the shape `needs` says. Beside them may stand additions that become
-  // sort-and-segment sums (a loss's z[labels[row]]): those are added after the kernel.
-  bool rowElements(const std::string& bar, BlockShape& needs) const {
+  // launches of the shape `needs` says. Beside them may stand additions at a column that data
+  // picks (rowPick) and additions that become sort-and-segment sums: those are added after.
+  bool rowElements(const std::string& bar, BlockShape& needs) const { return rowOf(bar, needs) != nullptr; }
+
+  // The start those rows share (else null), their shape in `row`.
+  ExprPtr rowOf(const std::string& bar, BlockShape& needs, analysis::ThreadIndexing::Row* row = nullptr) const {
     const std::vector<Access>& uses = accesses_.at(bar);
-    if (passedOn(uses)) return false;
+    if (passedOn(uses)) return nullptr;
     ExprPtr first;
+    analysis::ThreadIndexing::Row shape;
+    std::vector<const Access*> others;
     for (const Access& u : uses) {
-      ExprPtr start = threads_.rowStart(u.index, *u.stmt, needs);
-      if (!start && !becomesSegments(u)) return false;
-      if (start && first && !sameExpr(*start, *first)) return false;
+      ExprPtr start = threads_.rowStart(u.index, *u.stmt, needs, &shape);
+      if (!start) others.push_back(&u);
+      if (start && first && !sameExpr(*start, *first)) return nullptr;
       if (!first) first = start;
     }
-    return first != nullptr;
+    if (!first) return nullptr;
+    for (const Access* u : others)
+      if (!becomesSegments(*u) && !picked_.count(u->stmt) &&
+          !(shape.width && !shape.block && pickedColumn(*u->stmt, u->index, *first).second))
+        return nullptr;
+    if (row) *row = shape;
+    return first;
+  }
+
+  // (s, d) of an addition x_bar[s + d] += e beside the rows that start at r * C (`start`), once
+  // per run of the kernel (in no loop), s being r * C: d a column data picks (a loss's
+  // z[labels[row]]). Else nulls.
+  std::pair<ExprPtr, ExprPtr> pickedColumn(const Stmt& s, const ExprPtr& index, const Expr& start) const {
+    if (tangents_ || inLoops_.count(&s) || returns_ || s.kind != StmtKind::Assign || s.atomic ||
+        (s.op != Op::Add && s.op != Op::Sub) || s.lhs->kind != ExprKind::Index || s.lhs->operands[1] != index)
+      return {};
+    const Expr& sum = stripCasts(*index);
+    if (!isOp(sum, Op::Add)) return {};
+    for (int k = 0; k < 2; ++k) {
+      const ExprPtr& part = sum.operands[k];
+      ExprPtr resolved = threads_.resolvedAt(part, s);
+      if (sameExpr(stripCasts(*part), stripCasts(start)) || sameExpr(stripCasts(*resolved), stripCasts(start)))
+        return {part, sum.operands[1 - k]};
+    }
+    return {};
+  }
+
+  // An addition at a column of a warp's (or a thread's) row that data picks: kept in a register
+  // (adjoint::keep_row_pick, which stops the kernel where the column lies outside the row) and
+  // added at the end, once the warp's other additions to the row are done (adjoint::add_row_pick:
+  // a barrier, then a plain +=). Nothing else adds there meanwhile, and a store into the row
+  // before it does not overwrite it.
+  bool rowPick(Stmt& s, const ExprPtr& target, const std::string& read) {
+    const std::string& bar = target->operands[0]->text;
+    BlockShape needs;
+    analysis::ThreadIndexing::Row row;
+    ExprPtr rows = rowOf(bar, needs, &row);
+    auto [start, column] = rows ? pickedColumn(s, target->operands[1], *rows) : std::pair<ExprPtr, ExprPtr>{};
+    if (!column) return false;
+    picked_.insert(&s);
+    d_.needsOneDimensionalLaunch = true;
+    d_.plainAddBlocks.add(needs);
+    Type element = target->type.element();
+    Type pick = Type::opaque("adjoint::RowPick<" + element.scalarSpelling() + ">");
+    std::string name = names_.fresh(bar + "_pick");
+    picks_.push_back({name, pick, target->operands[0]});
+    Type wide = Type::integer("long long");
+    std::string comment = withNote(s.comment, read + ": a column of the row that data picks:\nkept in " + name +
+                                                  ", added after the row's other additions");
+    replaceByCall(s,
+                  call("adjoint::keep_row_pick",
+                       {var(name, pick), cast(wide, start), cast(wide, column), cast(wide, row.width), addedValue(s)},
+                       Type::of(Scalar::Void)),
+                  comment);
+    return true;
+  }
+
+  // The picks' registers at the top of the kernel, their additions at its end.
+  void placeRowPicks() {
+    if (picks_.empty()) return;
+    StmtList head, tail;
+    for (const Pick& p : picks_) {
+      head.push_back(decl(p.name, p.type, nullptr));
+      tail.push_back(eval(call("adjoint::add_row_pick", {p.bar, var(p.name, p.type)}, Type::of(Scalar::Void))));
+    }
+    head.front()->comment = "columns of rows that data picks, added after the rows' other additions";
+    tail.front()->comment = "the picked columns, added once the warp's other additions to their rows are done";
+    d_.body.insert(d_.body.begin(), head.begin(), head.end());
+    d_.body.insert(d_.body.end(), tail.begin(), tail.end());
   }
 
   // Whether the use is an addition that may become a sort-and-segment sum (--deterministic).
@@ -547,6 +634,7 @@ class Parallelizer : public Rewriter {
       s.comment = withNote(s.comment, read + ": " + why + ": plain " + assignmentSpelling(s.op));
       return;
     }
+    if (!injective && !shared && d_.kernel && rowPick(s, target, read)) return;
     if (const BlockColumns* b = blockColumnsOf(bar)) return addInBlock(s, *b, target, spread, read);
     // A device function cannot know which threads call it with which arguments.
     if (!d_.kernel) spread = Spread::Varying;

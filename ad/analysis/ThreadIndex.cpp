@@ -357,7 +357,7 @@ ThreadIndexing::CounterRange ThreadIndexing::counterRange(const std::string& cou
 
 // For r * C + c (in either order, r * C perhaps through a local) with c a counter in [0, C) and r
 // the thread's own row (injective over the grid), or with r a warp's row and c a lane counter: r * C.
-ExprPtr ThreadIndexing::rowStart(const ExprPtr& e, const Stmt& use, BlockShape& needs) const {
+ExprPtr ThreadIndexing::rowStart(const ExprPtr& e, const Stmt& use, BlockShape& needs, Row* shape) const {
   const Expr& s = stripCasts(*e);
   if (!oneDimensional_ || !isOp(s, Op::Add)) return nullptr;
   for (int k = 0; k < 2; ++k) {
@@ -381,6 +381,7 @@ ExprPtr ThreadIndexing::rowStart(const ExprPtr& e, const Stmt& use, BlockShape& 
                  ((range.threads || range.threadsUpTo) && blockRow);
       if (!own) continue;
       needs.add(rowNeeds);
+      if (shape) *shape = Row{bound, !range.lanes && spread(r) != Spread::GridInjective};
       return value ? value : start;
     }
   }

@@ -40,7 +40,12 @@ class ThreadIndexing {
   // a warp of the grid's row ((blockIdx.x * blockDim.x + threadIdx.x) / 32) needs blocks of
   // whole warps; a block's row with counters stepped from threadIdx.x by a literal s needs blocks
   // of at most s threads.
-  ir::ExprPtr rowStart(const ir::ExprPtr& e, const ir::Stmt& use, ir::BlockShape& needs) const;
+  // `shape`, where given, receives the row's width C and whether a block's threads share it.
+  struct Row {
+    ir::ExprPtr width;
+    bool block = false;
+  };
+  ir::ExprPtr rowStart(const ir::ExprPtr& e, const ir::Stmt& use, ir::BlockShape& needs, Row* shape = nullptr) const;
   struct CounterRange {
     ir::ExprPtr bound;     // the values lie in [0, bound); null: not known
     bool lanes = false;    // the lanes of a warp hold different values

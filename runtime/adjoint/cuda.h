@@ -117,6 +117,32 @@ __device__ T from_lane(T value, unsigned source) {
 // answer in every lane, so that a branch on it keeps the warp together for its shuffles.
 __device__ inline bool any_lane(bool predicate) { return __any_sync(lanes_mask(warp_lanes()), predicate) != 0; }
 
+// An adjoint at a column of a row that data picks (a loss's z[labels[row]]), beside the
+// additions of a warp (or a thread) to the rest of its row: kept until those are done, then
+// added where nothing else adds to the row any more. at < 0: nothing picked.
+template <class T>
+struct RowPick {
+  long long at = -1;
+  T value = 0;
+};
+
+// pick = (start + column, value); the column, read from data, must lie in the row [0, width):
+// outside it another warp's row would be added to at the same time (the kernel stops instead).
+template <class T, class V>
+__device__ void keep_row_pick(RowPick<T>& pick, long long start, long long column, long long width, V value) {
+  if (column < 0 || column >= width) __trap();
+  pick.at = start + column;
+  pick.value = static_cast<T>(value);
+}
+
+// target[pick.at] += pick.value, after the warp's barrier: every lane's additions to the row
+// (or stores: adjoint::Bars::fresh) are done and visible. Called by every thread of the warp.
+template <class T>
+__device__ void add_row_pick(T* target, const RowPick<T>& pick) {
+  __syncwarp();
+  if (pick.at >= 0) target[pick.at] += pick.value;
+}
+
 // A slot per thread of the block in shared memory, where a walk of the warp over its threads'
 // rows sums what each row adds to a value of its thread (`Slot`: one array per such value).
 template <class T, unsigned Slot>

@@ -12,6 +12,7 @@ static __global__ void add_bias(float *z, const float *bias, int rows, int featu
 static __global__ void softmax_cross_entropy(const float *logits, const int *labels, float *loss,
                                              int rows, int classes);
 static __device__ float row_max(const float *logits, int row, int classes, int lane);
+template <bool fresh_bars>
 static __global__ void softmax_cross_entropy_vjp(const float *logits, const int *labels,
                                                  float *loss, int rows, int classes,
                                                  float *logits_bar, float *loss_bar);
@@ -198,9 +199,12 @@ cudaError_t mlp_vjp(cublasHandle_t handle, const float *X, const int *labels, co
   return status;
 }
 
+template <bool fresh_bars>
 static __global__ void softmax_cross_entropy_vjp(const float *logits, const int *labels,
                                                  [[maybe_unused]] float *loss, int rows,
                                                  int classes, float *logits_bar, float *loss_bar) {
+  // columns of rows that data picks, added after the rows' other additions
+  adjoint::RowPick<float> logits_bar_pick;
   // recorded by the forward sweep for the reverse sweep
   long z_offset = 0;
   float m = 0.0f;
@@ -229,8 +233,11 @@ static __global__ void softmax_cross_entropy_vjp(const float *logits, const int 
     if (lane == 0) {
       const float loss_bar_factor = loss_bar[0] / static_cast<float>(rows);
       sum_bar = loss_bar_factor / sum;
-      // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
-      atomicAdd(&logits_bar[z_offset + labels[row]], -loss_bar_factor);
+      // logits[z_offset + labels[row]]: a column of the row that data picks:
+      // kept in logits_bar_pick, added after the row's other additions
+      adjoint::keep_row_pick(logits_bar_pick, static_cast<long long>(z_offset),
+                             static_cast<long long>(labels[row]), static_cast<long long>(classes),
+                             -loss_bar_factor);
     }
     // line 46: for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
     for (int o_halving = adjoint::halvings(16) - 1; o_halving >= 0; --o_halving) {
@@ -245,11 +252,18 @@ static __global__ void softmax_cross_entropy_vjp(const float *logits, const int 
     // line 45: for (int c = lane; c < classes; c += 32) sum += expf(z[c] - m);
     if (lane < classes) {
       for (int c = lane + (classes - 1 - lane) / 32 * 32; c >= lane; c -= 32) {
-        // logits[z_offset + c]: threads may share the index: atomicAdd
-        atomicAdd(&logits_bar[z_offset + c], sum_bar * std::exp(logits[z_offset + c] - m));
+        // logits[z_offset + c]: each thread its own elements of a row: plain +=
+        // adjoint::Bars::fresh: the caller's adjoint holds zero there, and no other addition reaches it
+        if (fresh_bars) {
+          logits_bar[z_offset + c] = sum_bar * std::exp(logits[z_offset + c] - m);
+        } else {
+          logits_bar[z_offset + c] += sum_bar * std::exp(logits[z_offset + c] - m);
+        }
       }
     }
   }
+  // the picked columns, added once the warp's other additions to their rows are done
+  adjoint::add_row_pick(logits_bar, logits_bar_pick);
 }
 
 // Launches softmax_cross_entropy_vjp with the forward's launch configuration.
@@ -257,9 +271,18 @@ static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_
                                                     cudaStream_t stream, const float *logits,
                                                     const int *labels, float *loss, int rows,
                                                     int classes, float *logits_bar, float *loss_bar,
-                                                    [[maybe_unused]] adjoint::Bars bars) {
-  return adjoint::launch(softmax_cross_entropy_vjp, grid, block, shmem, stream, logits, labels,
-                         loss, rows, classes, logits_bar, loss_bar);
+                                                    adjoint::Bars bars) {
+  // The instantiation for the caller's adjoint::Bars.
+  const auto vjp_kernel = bars == adjoint::Bars::fresh ? softmax_cross_entropy_vjp<true>
+                                                       : softmax_cross_entropy_vjp<false>;
+  // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
+  if (grid.y * grid.z * block.y * block.z != 1)
+    return cudaErrorInvalidValue;
+  // ... and on blocks of whole warps, each warp of the grid a row of its own.
+  if (block.x % 32 != 0)
+    return cudaErrorInvalidValue;
+  return adjoint::launch(vjp_kernel, grid, block, shmem, stream, logits, labels, loss, rows,
+                         classes, logits_bar, loss_bar);
 }
 
 static __global__ void add_bias_vjp([[maybe_unused]] float *z, [[maybe_unused]] const float *bias,

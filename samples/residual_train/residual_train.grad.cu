@@ -252,6 +252,8 @@ cudaError_t residual_vjp(cublasHandle_t handle, const float *X, const int *label
 static __global__ void softmax_cross_entropy_vjp(const float *logits, const int *labels,
                                                  [[maybe_unused]] float *loss, int rows,
                                                  int classes, float *logits_bar, float *loss_bar) {
+  // columns of rows that data picks, added after the rows' other additions
+  adjoint::RowPick<float> logits_bar_pick;
   // recorded by the forward sweep for the reverse sweep
   long z_offset = 0;
   float sum = 0.0f;
@@ -309,11 +311,12 @@ static __global__ void softmax_cross_entropy_vjp(const float *logits, const int 
     // line 32: atomicAdd(loss, (logf(sum) - z[labels[row]]) / rows);
     const float loss_bar_factor = loss_bar[0] / static_cast<float>(rows);
     sum_bar = loss_bar_factor / sum;
-    // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
-    atomicAdd(&logits_bar[z_offset + labels[row]], -loss_bar_factor);
+    // logits[z_offset + labels[row]]: a column of the row that data picks:
+    // kept in logits_bar_pick, added after the row's other additions
+    adjoint::keep_row_pick(logits_bar_pick, static_cast<long long>(z_offset),
+                           static_cast<long long>(labels[row]), static_cast<long long>(classes),
+                           -loss_bar_factor);
   }
-  // the rows' elements the walk below uses, as their threads left them above
-  __syncwarp();
   // line 31: for (int c = 0; c < classes; ++c) sum += expf(z[c]);
   // the iterations of the warp's threads, row after row, walked by the whole warp: lane l at
   // the l-th of every `lanes` (its threads: 32, fewer in a block's last warp), so that the
@@ -341,13 +344,16 @@ static __global__ void softmax_cross_entropy_vjp(const float *logits, const int 
         held_owner_2 = owner_2;
       }
       if (owner_active_2) {
-        // logits[z_offset + c]: threads may share the index: atomicAdd
-        atomicAdd(&logits_bar[owner_z_offset_2 + c],
-                  owner_sum_bar * std::exp(logits[owner_z_offset_2 + c]));
+        // logits[z_offset + c]: each thread its own elements of a row: plain +=
+        logits_bar[owner_z_offset_2 + c] += owner_sum_bar * std::exp(logits[owner_z_offset_2 + c]);
       }
       iteration_2 += lanes_2;
     }
   }
+  // the rows' elements the walk above used, before their threads use them below
+  __syncwarp();
+  // the picked columns, added once the warp's other additions to their rows are done
+  adjoint::add_row_pick(logits_bar, logits_bar_pick);
 }
 
 // Launches softmax_cross_entropy_vjp with the forward's launch configuration.
@@ -356,6 +362,9 @@ static cudaError_t softmax_cross_entropy_vjp_launch(dim3 grid, dim3 block, size_
                                                     const int *labels, float *loss, int rows,
                                                     int classes, float *logits_bar, float *loss_bar,
                                                     [[maybe_unused]] adjoint::Bars bars) {
+  // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
+  if (grid.y * grid.z * block.y * block.z != 1)
+    return cudaErrorInvalidValue;
   return adjoint::launch(softmax_cross_entropy_vjp, grid, block, shmem, stream, logits, labels,
                          loss, rows, classes, logits_bar, loss_bar);
 }

@@ -278,6 +278,8 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
   // in turn: fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add
   for (unsigned int virtual_block = blockIdx.x; virtual_block < virtual_blocks;
        virtual_block += gridDim.x) {
+    // columns of rows that data picks, added after the rows' other additions
+    adjoint::RowPick<float> logits_bar_pick;
     // recorded by the forward sweep for the reverse sweep
     long z_offset = 0;
     float sum = 0.0f;
@@ -339,11 +341,12 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
       // line 32: atomicAdd(loss, (logf(sum) - z[labels[row]]) / rows);
       const float loss_bar_factor = loss_bar[0] / static_cast<float>(rows);
       sum_bar = loss_bar_factor / sum;
-      // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
-      atomicAdd(&logits_bar[z_offset + labels[row]], -loss_bar_factor);
+      // logits[z_offset + labels[row]]: a column of the row that data picks:
+      // kept in logits_bar_pick, added after the row's other additions
+      adjoint::keep_row_pick(logits_bar_pick, static_cast<long long>(z_offset),
+                             static_cast<long long>(labels[row]), static_cast<long long>(classes),
+                             -loss_bar_factor);
     }
-    // the rows' elements the walk below uses, as their threads left them above
-    __syncwarp();
     // line 31: for (int c = 0; c < classes; ++c) sum += expf(z[c]);
     // the iterations of the warp's threads, row after row, walked by the whole warp: lane l at
     // the l-th of every `lanes` (its threads: 32, fewer in a block's last warp), so that the
@@ -371,13 +374,17 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
           held_owner_2 = owner_2;
         }
         if (owner_active_2) {
-          // logits[z_offset + c]: threads may share the index: atomicAdd
-          atomicAdd(&logits_bar[owner_z_offset_2 + c],
-                    owner_sum_bar * std::exp(logits[owner_z_offset_2 + c]));
+          // logits[z_offset + c]: each thread its own elements of a row: plain +=
+          logits_bar[owner_z_offset_2 + c] +=
+              owner_sum_bar * std::exp(logits[owner_z_offset_2 + c]);
         }
         iteration_2 += lanes_2;
       }
     }
+    // the rows' elements the walk above used, before their threads use them below
+    __syncwarp();
+    // the picked columns, added once the warp's other additions to their rows are done
+    adjoint::add_row_pick(logits_bar, logits_bar_pick);
   }
   // summed over the threads: one sum per block; the last block to finish adds them in a fixed order
   // (or, launched without block_sums, each block adds its sum with an atomicAdd)
@@ -393,6 +400,9 @@ softmax_cross_entropy_value_and_vjp_launch(dim3 grid, dim3 block, size_t shmem, 
                                            const float *logits, const int *labels, float *loss,
                                            int rows, int classes, float *logits_bar,
                                            float *loss_bar, [[maybe_unused]] adjoint::Bars bars) {
+  // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
+  if (grid.y * grid.z * block.y * block.z != 1)
+    return cudaErrorInvalidValue;
   // A few blocks per multiprocessor, each running forward blocks in turn.
   dim3 resident = adjoint::resident_grid(softmax_cross_entropy_value_and_vjp, grid, block, shmem);
   // One sum per block and address, added into the address in a fixed order by the last block

@@ -15,11 +15,11 @@ static __global__ void bias_gelu(const float *pre, const float *bias, float *out
 static __global__ void bias_residual(float *y, const float *bias, const float *x, int rows,
                                      int features);
 static __device__ float row_max(const float *z, int classes, int lane);
-static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, const int *labels,
-                                                           float *loss, int rows, int classes,
-                                                           float *logits_bar, float *loss_bar,
-                                                           adjoint::BlockSums block_sums,
-                                                           unsigned int virtual_blocks);
+template <bool fresh_bars>
+static __global__ void
+softmax_cross_entropy_value_and_vjp(const float *logits, const int *labels, float *loss, int rows,
+                                    int classes, float *logits_bar, float *loss_bar,
+                                    adjoint::BlockSums block_sums, unsigned int virtual_blocks);
 static cudaError_t softmax_cross_entropy_value_and_vjp_launch(
     dim3 grid, dim3 block, size_t shmem, cudaStream_t stream, const float *logits,
     const int *labels, float *loss, int rows, int classes, float *logits_bar, float *loss_bar,
@@ -281,17 +281,19 @@ cudaError_t transformer_train_step(cublasHandle_t handle, const float *x, const 
 // softmax_cross_entropy and its reverse mode in one kernel:
 // writes what softmax_cross_entropy writes, and adds the gradient of the arrays it writes,
 // seeded through their _bar arrays, into the _bar arguments.
-static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, const int *labels,
-                                                           float *loss, int rows, int classes,
-                                                           float *logits_bar, float *loss_bar,
-                                                           adjoint::BlockSums block_sums,
-                                                           unsigned int virtual_blocks) {
+template <bool fresh_bars>
+static __global__ void
+softmax_cross_entropy_value_and_vjp(const float *logits, const int *labels, float *loss, int rows,
+                                    int classes, float *logits_bar, float *loss_bar,
+                                    adjoint::BlockSums block_sums, unsigned int virtual_blocks) {
   // values and adjoints every thread adds to the same address: summed in registers first
   float loss_sum = 0.0f;
   // the blocks of the forward's launch (virtual_blocks of them), each block running several
   // in turn: fewer, longer-lived blocks keep more loads in flight and leave fewer sums to add
   for (unsigned int virtual_block = blockIdx.x; virtual_block < virtual_blocks;
        virtual_block += gridDim.x) {
+    // columns of rows that data picks, added after the rows' other additions
+    adjoint::RowPick<float> logits_bar_pick;
     // recorded by the forward sweep for the reverse sweep
     long z_offset = 0;
     float m = 0.0f;
@@ -324,8 +326,11 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
       if (lane == 0) {
         const float loss_bar_factor = loss_bar[0] / static_cast<float>(rows);
         sum_bar = loss_bar_factor / sum;
-        // logits[z_offset + labels[row]]: threads may share the index: atomicAdd
-        atomicAdd(&logits_bar[z_offset + labels[row]], -loss_bar_factor);
+        // logits[z_offset + labels[row]]: a column of the row that data picks:
+        // kept in logits_bar_pick, added after the row's other additions
+        adjoint::keep_row_pick(logits_bar_pick, static_cast<long long>(z_offset),
+                               static_cast<long long>(labels[row]), static_cast<long long>(classes),
+                               -loss_bar_factor);
       }
       // line 78: for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
       for (int o_halving = adjoint::halvings(16) - 1; o_halving >= 0; --o_halving) {
@@ -341,11 +346,18 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
       // line 77: for (int c = lane; c < classes; c += 32) sum += expf(z[c] - m);
       if (lane < classes) {
         for (int c = lane + (classes - 1 - lane) / 32 * 32; c >= lane; c -= 32) {
-          // logits[z_offset + c]: threads may share the index: atomicAdd
-          atomicAdd(&logits_bar[z_offset + c], sum_bar * std::exp(logits[z_offset + c] - m));
+          // logits[z_offset + c]: each thread its own elements of a row: plain +=
+          // adjoint::Bars::fresh: the caller's adjoint holds zero there, and no other addition reaches it
+          if (fresh_bars) {
+            logits_bar[z_offset + c] = sum_bar * std::exp(logits[z_offset + c] - m);
+          } else {
+            logits_bar[z_offset + c] += sum_bar * std::exp(logits[z_offset + c] - m);
+          }
         }
       }
     }
+    // the picked columns, added once the warp's other additions to their rows are done
+    adjoint::add_row_pick(logits_bar, logits_bar_pick);
   }
   // summed over the threads: one sum per block; the last block to finish adds them in a fixed order
   // (or, launched without block_sums, each block adds its sum with an atomicAdd)
@@ -360,17 +372,25 @@ static cudaError_t
 softmax_cross_entropy_value_and_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                                            const float *logits, const int *labels, float *loss,
                                            int rows, int classes, float *logits_bar,
-                                           float *loss_bar, [[maybe_unused]] adjoint::Bars bars) {
+                                           float *loss_bar, adjoint::Bars bars) {
+  // The instantiation for the caller's adjoint::Bars.
+  const auto vjp_kernel = bars == adjoint::Bars::fresh ? softmax_cross_entropy_value_and_vjp<true>
+                                                       : softmax_cross_entropy_value_and_vjp<false>;
+  // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
+  if (grid.y * grid.z * block.y * block.z != 1)
+    return cudaErrorInvalidValue;
+  // ... and on blocks of whole warps, each warp of the grid a row of its own.
+  if (block.x % 32 != 0)
+    return cudaErrorInvalidValue;
   // A few blocks per multiprocessor, each running forward blocks in turn.
-  dim3 resident = adjoint::resident_grid(softmax_cross_entropy_value_and_vjp, grid, block, shmem);
+  dim3 resident = adjoint::resident_grid(vjp_kernel, grid, block, shmem);
   // One sum per block and address, added into the address in a fixed order by the last block
   // to finish: the same inputs give bitwise the same gradient.
   adjoint::BlockSums sums;
   cudaError_t status = adjoint::block_sums(1, resident, stream, &sums);
   if (status == cudaSuccess)
-    status =
-        adjoint::launch(softmax_cross_entropy_value_and_vjp, resident, block, shmem, stream, logits,
-                        labels, loss, rows, classes, logits_bar, loss_bar, sums, grid.x);
+    status = adjoint::launch(vjp_kernel, resident, block, shmem, stream, logits, labels, loss, rows,
+                             classes, logits_bar, loss_bar, sums, grid.x);
   return status;
 }
 

@@ -396,3 +396,43 @@ TEST_CASE("a counter from 0 compared widened with a literal (k < p.size of a pac
   // A bound beyond int's range has no int spelling.
   CHECK_FALSE(analysis::asCountedLoop(*loop(0, 4294967296.0), counted));
 }
+
+TEST_CASE("a column of a warp's row that data picks is added after the row's other additions, not atomically") {
+  ExprPtr n = var("n", kInt), row = var("row", kInt), xbar = var("x_bar", kFloats),
+          labels = var("labels", kInt.pointerTo(true));
+  ExprPtr u32 = number(32, kUnsigned);
+  ExprPtr global =
+      binary(Op::Add, binary(Op::Mul, builtin("blockIdx.x"), builtin("blockDim.x")), builtin("threadIdx.x"));
+  ExprPtr lane = cast(kInt, binary(Op::Rem, builtin("threadIdx.x"), u32));
+  // x_bar[row * n + labels[row]] -= 1.0f (in a loop over k < 2 where `looped`), then
+  // for (int c = lane; c < n; c += 32) x_bar[row * n + c] += 2.0f, after int row = rowValue;
+  auto accumulated = [&](ExprPtr rowValue, ExprPtr start, ExprPtr step, bool looped) {
+    ExprPtr picked = index(xbar, binary(Op::Add, binary(Op::Mul, row, n), index(labels, row)));
+    StmtPtr pick = assign(picked, Op::Sub, number(1, kFloat));
+    if (looped)
+      pick = forStmt(decl("k", kInt, number(0, kInt)), binary(Op::Lt, var("k", kInt), number(2, kInt)),
+                     assign(var("k", kInt), Op::Add, number(1, kInt)), {pick});
+    StmtList body{
+        decl("row", kInt, cast(kInt, rowValue)), pick,
+        forStmt(decl("c", kInt, start), binary(Op::Lt, var("c", kInt), n), assign(var("c", kInt), Op::Add, step),
+                {assign(index(xbar, binary(Op::Add, binary(Op::Mul, row, n), var("c", kInt))), Op::Add,
+                        number(2, kFloat))})};
+    Function f = kernel(body);
+    f.params.push_back(Param{"labels", kInt.pointerTo(true), Role::Primal});
+    transforms::parallelizeAdjoints(f, false);
+    return print(f.body);
+  };
+  std::string warp = accumulated(binary(Op::Div, global, u32), lane, u32, false);
+  CHECK(warp.find("atomicAdd") == std::string::npos);
+  CHECK(warp.find("adjoint::keep_row_pick(x_bar_pick, static_cast<long long>(row * n), "
+                  "static_cast<long long>(labels[row]), static_cast<long long>(n), (-1.0f));") != std::string::npos);
+  // The addition waits for the barrier in add_row_pick, the last statement.
+  CHECK(warp.rfind("adjoint::add_row_pick(x_bar, x_bar_pick);") > warp.find("x_bar[row * n + c] += 2.0f"));
+  // Two runs of the pick in a loop would need two registers: atomics, as before.
+  CHECK(accumulated(binary(Op::Div, global, u32), lane, u32, true).find("atomicAdd") != std::string::npos);
+  // A block's row (columns from threadIdx.x by blockDim.x): its threads wait at no warp barrier.
+  std::string block =
+      accumulated(builtin("blockIdx.x"), cast(kInt, builtin("threadIdx.x")), builtin("blockDim.x"), false);
+  CHECK(block.find("keep_row_pick") == std::string::npos);
+  CHECK(block.find("atomicAdd") != std::string::npos);
+}
