@@ -15,6 +15,7 @@
 #include "ad/ir/Naming.h"
 #include "ad/ir/Printer.h"
 #include "ad/ir/Rewriter.h"
+#include "transforms/BlockColumnSums.h"
 
 namespace adjoint::transforms {
 
@@ -53,7 +54,7 @@ struct ThreadSum {
 class Parallelizer : public Rewriter {
  public:
   Parallelizer(Function& d, bool tangents, bool deterministic)
-      : d_(d), threads_(d), names_(d), tangents_(tangents), deterministic_(deterministic) {
+      : d_(d), threads_(d), names_(d), tangents_(tangents), deterministic_(deterministic), blockColumns_(d, names_) {
     std::set<std::string> assigned = analysis::assignedVariables(d.body);
     for (const Param& p : d.params)
       if (!p.type.pointer && !assigned.count(p.name)) invariant_.insert(p.name);
@@ -76,7 +77,7 @@ class Parallelizer : public Rewriter {
     zeroSharedAdjoints(d_.body);
     placeRowPicks();
     if (sums_.empty() && columns_.empty() && blockColumns_.empty()) return;
-    StmtList head = startBlockColumns(), tail = finishBlockColumns();
+    StmtList head = blockColumns_.start(), tail = blockColumns_.finish();
     size_t registers = head.size();
     for (const ThreadSum& s : sums_)
       head.push_back(decl(s.name, s.target->type.element(), number(0, s.target->type.element())));
@@ -115,14 +116,7 @@ class Parallelizer : public Rewriter {
   std::vector<ThreadSum> columns_;  // register sums at the thread's column (target: x_bar[i % C])
   ExprPtr columnWidth_;             // their C
   SourceLoc line_;                  // of the forward statement whose adjoint is being visited
-  // An adjoint array summed per block in shared memory (`block`) at columns below blockWidth_.
-  struct BlockColumns {
-    std::string bar, block;
-  };
-  std::vector<BlockColumns> blockColumns_;
-  std::string inBlock_;  // the local saying whether the launcher gave the block its column sums
-  ExprPtr blockWidth_;
-  Type blockElement_;
+  BlockColumnSums blockColumns_;    // adjoint arrays summed per block at columns, in shared memory
   struct Access {
     ExprPtr index;  // null: passed to a call (x_bar, x_bar + k), whose adds land anywhere
     const Stmt* stmt;
@@ -263,7 +257,7 @@ class Parallelizer : public Rewriter {
     if (!d_.kernel || tangents_ || deterministic_ || d_.dynamicSharedParts) return;
     for (const auto& [bar, uses] : accesses_) {
       const Param* p = d_.param(bar);
-      if (!p || !p->type.pointer || (blockWidth_ && !(p->type.element() == blockElement_))) continue;
+      if (!p || !p->type.pointer) continue;
       ExprPtr width;
       bool columns = true;
       for (const Access& u : uses) {
@@ -275,99 +269,13 @@ class Parallelizer : public Rewriter {
         columns &= range.bound && readsOnlyInvariants(range.bound) && (!width || sameExpr(*width, *range.bound));
         if (columns) width = range.bound;
       }
-      if (!columns || (blockWidth_ && !sameExpr(*blockWidth_, *width))) continue;
-      blockWidth_ = width;
-      blockElement_ = p->type.element();
-      blockColumns_.push_back({bar, names_.fresh(bar + "_block")});
+      if (columns) blockColumns_.take(bar, width);
     }
   }
 
-  Type blockColumnsType() const {
-    Type t = blockElement_.pointerTo(false);
-    t.shared = true;
-    return t;
-  }
-
-  // for (T j = thread_rank(); j < bound; j += block_threads()) body(j): the block's threads
-  // together over [0, bound).
-  static StmtPtr blockStrideLoop(const std::string& name, const Type& t, const ExprPtr& bound,
-                                 const std::function<StmtList(const ExprPtr&)>& body) {
-    Type u = Type::integer("unsigned", true);
-    auto as = [&](ExprPtr e) { return t == u ? e : cast(t, e); };
-    ExprPtr j = var(name, t);
-    return forStmt(decl(name, t, as(call("adjoint::thread_rank", {}, u))), binary(Op::Lt, j, bound),
-                   assign(j, Op::Add, as(call("adjoint::block_threads", {}, u))), body(j));
-  }
-
-  StmtPtr overBlockColumns(const std::function<StmtList(const ExprPtr&)>& body) {
-    return blockStrideLoop(names_.fresh("column"), blockWidth_->type, blockWidth_, body);
-  }
-
-  ExprPtr inBlock() const { return var(inBlock_, Type::of(Scalar::Bool)); }
-
-  // The block's column sums in its dynamic shared memory, cleared before any thread adds to them.
-  // Where the columns do not fit in shared memory, the launcher gives none, and the sums are the
-  // adjoint arrays themselves: each add an atomicAdd there.
-  StmtList startBlockColumns() {
-    if (blockColumns_.empty()) return {};
-    Type u = Type::integer("unsigned", true);
-    inBlock_ = names_.fresh("columns_in_block");
-    Type flag = Type::of(Scalar::Bool);
-    flag.constant = true;
-    StmtList out{decl(inBlock_, flag, binary(Op::Ne, call("adjoint::dynamic_shared_bytes", {}, u), number(0, u)))};
-    out.front()->comment = "adjoints added at columns below " + print(*blockWidth_) +
-                           ": each block sums them in shared memory first, cleared\nbefore any thread adds to "
-                           "them (where they do not fit there, the launcher gives no\nshared memory and they are "
-                           "added where they belong)";
-    auto parts = static_cast<unsigned>(blockColumns_.size());
-    for (size_t k = 0; k < blockColumns_.size(); ++k) {
-      const BlockColumns& b = blockColumns_[k];
-      ExprPtr shared = call("adjoint::dynamic_shared<" + blockElement_.scalarSpelling() + ">",
-                            {number(static_cast<double>(k), u), number(parts, u)}, blockColumnsType());
-      out.push_back(decl(b.block, blockColumnsType(), select(inBlock(), shared, var(b.bar, d_.param(b.bar)->type))));
-    }
-    StmtPtr clear = overBlockColumns([&](const ExprPtr& j) {
-      StmtList zeros;
-      for (const BlockColumns& b : blockColumns_)
-        zeros.push_back(assign(index(var(b.block, blockColumnsType()), j), Op::Assign, number(0, blockElement_)));
-      return zeros;
-    });
-    out.push_back(ifStmt(inBlock(), {clear, eval(call("__syncthreads", {}, Type::of(Scalar::Void)))}));
-    d_.blockColumnWidth = blockWidth_;
-    d_.blockColumnArrays = parts;
-    d_.blockColumnElement = blockElement_;
-    return out;
-  }
-
-  // Once every thread of the block has added its part: each column's block sum, added once (a
-  // column nothing was added to, not at all: the buffer may not have been given).
-  StmtList finishBlockColumns() {
-    if (blockColumns_.empty()) return {};
-    StmtPtr add = overBlockColumns([&](const ExprPtr& j) {
-      StmtList adds;
-      for (const BlockColumns& b : blockColumns_) {
-        ExprPtr sum = index(var(b.block, blockColumnsType()), j);
-        StmtPtr once = assign(index(var(b.bar, d_.param(b.bar)->type), j), Op::Add, sum);
-        once->atomic = true;
-        adds.push_back(ifStmt(binary(Op::Ne, sum, number(0, blockElement_)), {once}));
-      }
-      return adds;
-    });
-    StmtPtr finish = ifStmt(inBlock(), {eval(call("__syncthreads", {}, Type::of(Scalar::Void))), add});
-    finish->comment = "the block's column sums, added once per column";
-    return {finish};
-  }
-
-  const BlockColumns* blockColumnsOf(const std::string& bar) const {
-    for (const BlockColumns& b : blockColumns_)
-      if (b.bar == bar) return &b;
-    return nullptr;
-  }
-
-  // target += value as an add into the block's column sum: an atomicAdd in shared memory, one per
-  // warp where the column is the same in every thread.
-  void addInBlock(Stmt& s, const BlockColumns& b, const ExprPtr& target, Spread spread, const std::string& read) {
-    ExprPtr at = index(var(b.block, blockColumnsType()), target->operands[1]);
+  // target += value as an add into the block's column sum `at`: an atomicAdd in shared memory,
+  // one per warp where the column is the same in every thread.
+  void addInBlock(Stmt& s, const ExprPtr& at, Spread spread, const std::string& read) {
     std::string how = spread == Spread::Uniform ? "one atomicAdd per warp" : "an atomicAdd";
     std::string comment =
         withNote(s.comment, read + ": a column: summed per block in shared memory (" + how + " there), added below");
@@ -635,7 +543,7 @@ class Parallelizer : public Rewriter {
       return;
     }
     if (!injective && !shared && d_.kernel && rowPick(s, target, read)) return;
-    if (const BlockColumns* b = blockColumnsOf(bar)) return addInBlock(s, *b, target, spread, read);
+    if (ExprPtr at = blockColumns_.at(bar, target->operands[1])) return addInBlock(s, at, spread, read);
     // A device function cannot know which threads call it with which arguments.
     if (!d_.kernel) spread = Spread::Varying;
     if (!shared && spread == Spread::Uniform && readsOnlyInvariants(target->operands[1])) {
