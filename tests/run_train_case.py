@@ -7,7 +7,10 @@ step equals the unfused reference on the same random buffers: the loss zeroed, f
 on the loss, f run for the buffers it writes, and the optimizer's update computed on the host.
 Within float rounding, or, with `deterministic` (both generated with --deterministic), bitwise.
 
-  run_train_case.py CASE.cu --adjoint A [--runtime R] [--seed S] [--keep DIR]
+  run_train_case.py CASE.cu --adjoint A [--runtime R] [--seed S] [--keep DIR] [--gpu [--build-only]]
+
+With --gpu the checks are built with nvcc and run on the GPU (--build-only: built into --keep's
+folder as FN.OPTIMIZER.check, FN_deterministic.OPTIMIZER.check, to run on a machine that has one).
 
 Specs as in run_kernel_case.py: an array `x=[250]` or `x=[250:lo:hi]`, a scalar `n=250`.
 """
@@ -162,6 +165,8 @@ def main():
                    help="nvcc to build the generated code for sm_90 with; none: do not")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--keep")
+    p.add_argument("--gpu", action="store_true", help="build with nvcc and run on the GPU")
+    p.add_argument("--build-only", action="store_true", help="build the checks without running them")
     args = p.parse_args()
     case = os.path.abspath(args.path)
     work = os.path.abspath(args.keep or tempfile.mkdtemp(prefix="adjoint-train-"))
@@ -170,6 +175,8 @@ def main():
     with open(case) as src, open(cpu_case, "w") as dst:
         dst.write(cpu_source(src.read()))
     nvcc = args.nvcc if args.nvcc != "none" and os.path.exists(args.nvcc) else None
+    if args.gpu and not nvcc:
+        sys.exit("--gpu: no nvcc")
     failures = []
     # The generated sources get the full warnings; the harness includes them through the case.
     host = [args.cxx, "-std=c++17", "-O1", "-x", "c++", "-DADJOINT_CPU_EXECUTION", "-Wall", "-Wextra", "-Werror",
@@ -190,16 +197,28 @@ def main():
                 sys.exit(f"adjoint {command} --fn {fn} failed:\n{r.stderr}")
             sources.append(out)
         header = open(os.path.join(work, f"{fn}.grad.h")).read()
-        main_file = os.path.join(work, f"{fn}.{optimizer}.check.cu")
+        stem = fn + ("_deterministic" if deterministic else "")  # a case may check a function both ways
+        main_file = os.path.join(work, f"{stem}.{optimizer}.check.cu")
         with open(main_file, "w") as f:
-            f.write(harness(cpu_case, fn, specs, launcher_params(header, fn + "_vjp", True), trained, optimizer, loss,
+            f.write(harness(case if args.gpu else cpu_case, fn, specs, launcher_params(header, fn + "_vjp", True), trained, optimizer, loss,
                             args.seed, deterministic))
+        exe = main_file[:-3]
+        if args.gpu:
+            r = run([nvcc, "-std=c++17", "-arch=sm_90", "-O3", "-I", args.runtime, "-I", work, main_file, *sources,
+                     "-o", exe, "-lcublas"])
+            if r.returncode != 0:
+                sys.exit(f"building the GPU check of {fn} failed:\n{r.stdout}{r.stderr}")
+            if not args.build_only:
+                r = run([exe])
+                print(f"== {fn} ({optimizer}, GPU)\n{r.stdout}{r.stderr}", end="")
+                if r.returncode != 0:
+                    failures.append(f"{fn} ({optimizer})")
+            continue
         if nvcc:
             # Built now, a unit each: the next line of the same function writes the same files again,
             # and a function's vjp and training step both define the kernels it launches.
             build_for_sm90(nvcc, ["-std=c++17", "-arch=sm_90", "-Werror", "all-warnings", "-I", args.runtime, "-I", work],
                            [(fn, [s]) for s in sources], work)
-        exe = main_file[:-3]
         r = run([*host, main_file, *sources, "-o", exe])
         if r.returncode != 0:
             sys.exit(f"building the check of {fn} failed:\n{r.stdout}{r.stderr}")
