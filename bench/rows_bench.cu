@@ -121,11 +121,14 @@ double difference(const float* a, const float* b, size_t n) {
   return most / (scale > 0 ? scale : 1);
 }
 
-void report(const char* kernel, double forward, double generated, double hand, double agreement) {
+// `fresh`: the generated vjp launched with adjoint::Bars::fresh (input adjoints stored, the
+// seeds it consumed left as they are), as a training step launches it.
+void report(const char* kernel, double forward, double generated, double fresh, double hand, double agreement) {
   std::printf(
       "%-22s forward %.4f ms, generated vjp %.4f ms, hand-written backward %.4f ms: %.2fx the "
-      "hand-written (%.2fx the forward); results agree to %.1e\n",
-      kernel, forward, generated, hand, generated / hand, generated / forward, agreement);
+      "hand-written (%.2fx the forward); results agree to %.1e; with adjoint::Bars::fresh %.4f ms: %.2fx the "
+      "hand-written\n",
+      kernel, forward, generated, hand, generated / hand, generated / forward, agreement, fresh, fresh / hand);
 }
 
 // Copies `seed` into `bar` first: the generated vjp zeroes the seed it consumed.
@@ -145,8 +148,13 @@ void softmax(std::mt19937& rng) {
   double agreement = difference(inp_bar, hand_bar, n);
   double generated =
       median_ms([&] { CHECK(warp_softmax_vjp_launch(grid, threads, 0, 0, out, inp, N, C, out_bar, inp_bar)); }, 20);
+  double fresh = median_ms(
+      [&] {
+        CHECK(warp_softmax_vjp_launch(grid, threads, 0, 0, out, inp, N, C, out_bar, inp_bar, adjoint::Bars::fresh));
+      },
+      20);
   double hand = median_ms([&] { softmax_backward<<<grid, threads>>>(out, seed, hand_bar, N, C); }, 20);
-  report("warp_softmax", forward, generated, hand, agreement);
+  report("warp_softmax", forward, generated, fresh, hand, agreement);
 }
 
 // llm.c's first softmax, a thread per row, at its BENCH line's shape; the hand-written backward
@@ -163,8 +171,11 @@ void thread_per_row_softmax(std::mt19937& rng) {
   double agreement = difference(x_bar, hand_bar, n);
   double generated =
       median_ms([&] { CHECK(thread_softmax_vjp_launch(grid, threads, 0, 0, x, y, N, C, x_bar, y_bar)); }, 20);
+  double fresh = median_ms(
+      [&] { CHECK(thread_softmax_vjp_launch(grid, threads, 0, 0, x, y, N, C, x_bar, y_bar, adjoint::Bars::fresh)); },
+      20);
   double hand = median_ms([&] { softmax_backward<<<N * 32 / 256, 256>>>(y, seed, hand_bar, N, C); }, 20);
-  report("thread_softmax", forward, generated, hand, agreement);
+  report("thread_softmax", forward, generated, fresh, hand, agreement);
 }
 
 void layernorm(std::mt19937& rng) {
@@ -189,13 +200,19 @@ void layernorm(std::mt19937& rng) {
                                         mean_bar, rstd_bar, inp_bar, weight_bar, bias_bar));
       },
       20);
+  double fresh = median_ms(
+      [&] {
+        CHECK(warp_layernorm_vjp_launch(grid, threads, 0, 0, out, mean, rstd, inp, weight, bias, N, C, out_bar,
+                                        mean_bar, rstd_bar, inp_bar, weight_bar, bias_bar, adjoint::Bars::fresh));
+      },
+      20);
   double hand = median_ms(
       [&] {
         layernorm_backward<<<grid, threads, shared>>>(seed, inp, weight, mean, rstd, hand_inp, hand_weight, hand_bias,
                                                       N, C);
       },
       20);
-  report("warp_layernorm", forward, generated, hand, agreement);
+  report("warp_layernorm", forward, generated, fresh, hand, agreement);
 }
 
 void cross_entropy(std::mt19937& rng) {
@@ -226,13 +243,20 @@ void cross_entropy(std::mt19937& rng) {
                                                loss_bar));
       },
       20);
+  double fresh = median_ms(
+      [&] {
+        refill(loss_bar, seed, 1);
+        CHECK(softmax_cross_entropy_vjp_launch(grid, threads, 0, 0, logits, labels, loss, rows, classes, logits_bar,
+                                               loss_bar, adjoint::Bars::fresh));
+      },
+      20);
   double hand = median_ms(
       [&] {
         refill(loss_bar, seed, 1);
         cross_entropy_backward<<<grid, threads>>>(logits, labels, loss_bar, hand_bar, rows, classes);
       },
       20);
-  report("softmax_cross_entropy", forward, generated, hand, agreement);
+  report("softmax_cross_entropy", forward, generated, fresh, hand, agreement);
 }
 
 }  // namespace

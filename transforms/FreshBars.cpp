@@ -42,8 +42,11 @@ class Uses {
   }
   void visit(const Stmt& s) {
     // A column of a row that data picks, added after the barrier that follows every other
-    // addition to the row (adjoint::add_row_pick): a store there before it does not lose it.
-    if (s.kind == StmtKind::Eval && s.expr->kind == ExprKind::Call && s.expr->text == "adjoint::add_row_pick") return;
+    // addition to the row (adjoint::add_row_pick, add_block_row_pick): a store there before it
+    // does not lose it.
+    if (s.kind == StmtKind::Eval && s.expr->kind == ExprKind::Call &&
+        (s.expr->text == "adjoint::add_row_pick" || s.expr->text == "adjoint::add_block_row_pick"))
+      return;
     size_t order = order_++;
     bool loop = isLoop(s.kind) && !(s.init && s.init->kind == StmtKind::Decl && s.init->name == naming::kVirtualBlock);
     if (loop) loops_.push_back(&s);

@@ -131,6 +131,7 @@ class Parallelizer : public Rewriter {
     std::string name;
     Type type;
     ExprPtr bar;
+    bool block;  // in a block's row: added after the block's barrier, not the warp's
   };
   std::vector<Pick> picks_;       // additions at columns that data picks (rowPick)
   std::set<const Stmt*> picked_;  // their statements (now calls)
@@ -333,7 +334,7 @@ class Parallelizer : public Rewriter {
     if (!first) return nullptr;
     for (const Access* u : others)
       if (!becomesSegments(*u) && !picked_.count(u->stmt) &&
-          !(shape.width && !shape.block && pickedColumn(*u->stmt, u->index, *first).second))
+          !(shape.width && pickedColumn(*u->stmt, u->index, *first).second))
         return nullptr;
     if (row) *row = shape;
     return first;
@@ -357,11 +358,11 @@ class Parallelizer : public Rewriter {
     return {};
   }
 
-  // An addition at a column of a warp's (or a thread's) row that data picks: kept in a register
-  // (adjoint::keep_row_pick, which stops the kernel where the column lies outside the row) and
-  // added at the end, once the warp's other additions to the row are done (adjoint::add_row_pick:
-  // a barrier, then a plain +=). Nothing else adds there meanwhile, and a store into the row
-  // before it does not overwrite it.
+  // An addition at a column of a row that data picks: kept in a register (adjoint::keep_row_pick,
+  // which stops the kernel where the column lies outside the row) and added at the end, once the
+  // other additions to the row are done (adjoint::add_row_pick: the warp's barrier, then a plain
+  // +=; add_block_row_pick: the block's, for a block's row). Nothing else adds there meanwhile,
+  // and a store into the row before it does not overwrite it.
   bool rowPick(Stmt& s, const ExprPtr& target, const std::string& read) {
     const std::string& bar = target->operands[0]->text;
     BlockShape needs;
@@ -375,7 +376,7 @@ class Parallelizer : public Rewriter {
     Type element = target->type.element();
     Type pick = Type::opaque("adjoint::RowPick<" + element.scalarSpelling() + ">");
     std::string name = names_.fresh(bar + "_pick");
-    picks_.push_back({name, pick, target->operands[0]});
+    picks_.push_back({name, pick, target->operands[0], row.block});
     Type wide = Type::integer("long long");
     std::string comment = withNote(s.comment, read + ": a column of the row that data picks:\nkept in " + name +
                                                   ", added after the row's other additions");
@@ -393,10 +394,11 @@ class Parallelizer : public Rewriter {
     StmtList head, tail;
     for (const Pick& p : picks_) {
       head.push_back(decl(p.name, p.type, nullptr));
-      tail.push_back(eval(call("adjoint::add_row_pick", {p.bar, var(p.name, p.type)}, Type::of(Scalar::Void))));
+      std::string add = p.block ? "adjoint::add_block_row_pick" : "adjoint::add_row_pick";
+      tail.push_back(eval(call(add, {p.bar, var(p.name, p.type)}, Type::of(Scalar::Void))));
     }
     head.front()->comment = "columns of rows that data picks, added after the rows' other additions";
-    tail.front()->comment = "the picked columns, added once the warp's other additions to their rows are done";
+    tail.front()->comment = "the picked columns, added once the other additions to their rows are done";
     d_.body.insert(d_.body.begin(), head.begin(), head.end());
     d_.body.insert(d_.body.end(), tail.begin(), tail.end());
   }

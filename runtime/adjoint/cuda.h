@@ -118,8 +118,8 @@ __device__ T from_lane(T value, unsigned source) {
 __device__ inline bool any_lane(bool predicate) { return __any_sync(lanes_mask(warp_lanes()), predicate) != 0; }
 
 // An adjoint at a column of a row that data picks (a loss's z[labels[row]]), beside the
-// additions of a warp (or a thread) to the rest of its row: kept until those are done, then
-// added where nothing else adds to the row any more. at < 0: nothing picked.
+// additions of a thread, a warp or a block to the rest of its row: kept until those are done,
+// then added where nothing else adds to the row any more. at < 0: nothing picked.
 template <class T>
 struct RowPick {
   long long at = -1;
@@ -139,7 +139,14 @@ __device__ void keep_row_pick(RowPick<T>& pick, long long start, long long colum
 // (or stores: adjoint::Bars::fresh) are done and visible. Called by every thread of the warp.
 template <class T>
 __device__ void add_row_pick(T* target, const RowPick<T>& pick) {
-  __syncwarp();
+  __syncwarp(lanes_mask(warp_lanes()));  // (a block's last warp may be short)
+  if (pick.at >= 0) target[pick.at] += pick.value;
+}
+
+// The same after the block's barrier, for a block's row. Called by every thread of the block.
+template <class T>
+__device__ void add_block_row_pick(T* target, const RowPick<T>& pick) {
+  __syncthreads();
   if (pick.at >= 0) target[pick.at] += pick.value;
 }
 

@@ -262,7 +262,7 @@ static __global__ void softmax_cross_entropy_vjp(const float *logits, const int 
       }
     }
   }
-  // the picked columns, added once the warp's other additions to their rows are done
+  // the picked columns, added once the other additions to their rows are done
   adjoint::add_row_pick(logits_bar, logits_bar_pick);
 }
 

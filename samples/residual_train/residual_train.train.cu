@@ -383,7 +383,7 @@ static __global__ void softmax_cross_entropy_value_and_vjp(const float *logits, 
     }
     // the rows' elements the walk above used, before their threads use them below
     __syncwarp();
-    // the picked columns, added once the warp's other additions to their rows are done
+    // the picked columns, added once the other additions to their rows are done
     adjoint::add_row_pick(logits_bar, logits_bar_pick);
   }
   // summed over the threads: one sum per block; the last block to finish adds them in a fixed order

@@ -157,7 +157,8 @@ class Generator {
   // bins or one, which a later kernel's exp(0.5 * x[i]) would take past what a double holds.
   std::vector<std::string> elementwise_;
   std::vector<std::string> pointwise_;
-  int nextCounter_ = 0;  // while-loop counters get names of their own
+  int nextCounter_ = 0;         // while-loop counters get names of their own
+  bool readElsewhere_ = false;  // an expression read x at an index other than i
   // Vectors of 8 elements, not the verifier's 64: the loops over a whole vector (range-for,
   // std::accumulate, y[j] += sin(y[j - 1])) then chain 8 steps, as the pointer functions' n does,
   // and finite differences per element stay within their tolerance.
@@ -205,11 +206,18 @@ class Generator {
     }
   }
 
+  // An index into x, noting one other than a kernel thread's own element, x[i].
+  std::string arrayIndex(const Scope& s) {
+    std::string at = index(s, "n");
+    readElsewhere_ |= at != "i";
+    return at;
+  }
+
   std::string leaf(const Scope& s) {
     int choice = pick(11);
     if (choice < 5 && !s.scalars.empty()) return any(s.scalars);
-    if (choice < 6 && s.hasArray) return "x[" + index(s, "n") + "]";
-    if (choice < 7 && s.hasArray) return s.vectors ? "x.at(" + index(s, "n") + ")" : "*(x + " + index(s, "n") + ")";
+    if (choice < 6 && s.hasArray) return "x[" + arrayIndex(s) + "]";
+    if (choice < 7 && s.hasArray) return s.vectors ? "x.at(" + arrayIndex(s) + ")" : "*(x + " + arrayIndex(s) + ")";
     if (choice < 8 && !s.pointer.empty())
       return s.pointerSize.empty() ? "*" + s.pointer : s.pointer + "[" + index(s, s.pointerSize) + "]";
     if (choice < 8 && s.hasArray)
@@ -568,6 +576,7 @@ class Generator {
     s.scalars = {"a", "b"};
     s.hasArray = true;
     s.counters = {"i"};
+    readElsewhere_ = false;
     if (shuffle) {
       // a call under the guard i < n: its derivative repeats it (exp), and nothing may read x[i]
       // where the guard fails
@@ -647,8 +656,10 @@ class Generator {
     // Nor one that needs dynamic shared memory (they launch with none).
     if (!pairs && !dynamicShared) kernels_.push_back(instance);
     if (!pairs && !dynamicShared && (store == 0 || store == 3)) elementwise_.push_back(instance);
-    // ... and, reading x at i alone, one a launch may run in place through two names (y, p, y)
-    if (!pairs && !dynamicShared && !neighbours && (store == 0 || store == 3)) pointwise_.push_back(instance);
+    // ... and, reading x at i alone, one a launch may run in place through two names (y, p, y):
+    // where a thread read another's element, that thread may have written it already
+    if (!pairs && !dynamicShared && !neighbours && !readElsewhere_ && (store == 0 || store == 3))
+      pointwise_.push_back(instance);
     if (templated)
       out += "  }\n}\ntemplate __global__ void " + instance + "(const double*, const double*, double*, int);\n\n";
     return templated ? out : out + "  }\n}\n\n";
@@ -1005,8 +1016,17 @@ class Generator {
     std::string passed =
         chance(30) ? " + 0.125 * next_product(" + std::string(pointers ? "xr" : "x + r * C") + " + c, C - c)" : "";
     out += "    " + store + " = " + bounded(s, 3) + " + 0.25 * std::sin(a * b)" + (rowSum ? " + scale * a" : "") +
-           passed + ";\n  }\n}\n\n";
-    return out;
+           passed + ";\n  }\n";
+    // A column of the row picked by a value the row's thread computes (as a loss picks its label's
+    // logit), read once per row (by the first thread of a warp's or a block's) and added to the
+    // row's first element.
+    if (chance(40)) {
+      std::string picked = pointers ? "xr[(3 * r + 1) % C]" : "x[r * C + (3 * r + 1) % C]";
+      std::string first = pointers ? "yr[0]" : "y[r * C]";
+      const char* once[] = {"  ", "  if (threadIdx.x % 32 == 0) ", "  if (threadIdx.x == 0) "};
+      out += once[form] + first + " += 0.5 * " + picked + " * " + picked + ";\n";
+    }
+    return out + "}\n\n";
   }
 
   // Host code over the kernels: two or three of them launched in a chain through an intermediate
