@@ -284,7 +284,8 @@ int main(int argc, char** argv) {
       std::cerr << "error: unknown optimizer '" << optimizer << "'; sgd, momentum or adamw\n";
       return 1;
     }
-    o.train = adjoint::derive::TrainStep{{trainedParams.begin(), trainedParams.end()}, optimizer, lossName};
+    o.train =
+        adjoint::derive::TrainStep{{trainedParams.begin(), trainedParams.end()}, optimizer, lossName, deterministic};
   }
   std::string out = outputPath.empty() ? defaultOutput(inputPath, mode) : std::string(outputPath);
   // `-o -`: the source to standard output, without a header (it includes none: what the header

@@ -723,9 +723,11 @@ class HostBuilder {
 
   // SGD folded into GEMM pullbacks: a trained parameter whose gradient one GEMM's pullback alone
   // computes, writing it first (AdjointStarts: outside loops and ifs, the whole buffer), is
-  // updated by that GEMM; one parameter per GEMM.
+  // updated by that GEMM; one parameter per GEMM. Not under --deterministic: cuBLAS adds -lr times
+  // the product in its epilogue, rounding once where the reference rounds the gradient first
+  // (a last-bit difference on the GPU).
   void planUpdatesInPullbacks() {
-    if (!train() || r_.train->optimizer != "sgd") return;
+    if (!train() || r_.train->optimizer != "sgd" || r_.train->deterministic) return;
     std::vector<std::vector<const BufferArg*>> buffers = pullbackBuffers();
     std::set<size_t> updating;
     for (const std::string& p : r_.train->params) {

@@ -22,6 +22,9 @@ struct TrainStep {
   std::vector<std::string> params;
   std::string optimizer = "sgd";  // sgd, momentum, adamw
   std::string loss = "loss";
+  // --deterministic: the step equals its unfused reference bitwise, so every update rounds as the
+  // reference's does (gradient, then update), none folded into a GEMM's epilogue.
+  bool deterministic = false;
 };
 
 struct Request {

@@ -3,7 +3,7 @@
 # with adjoint::Bars::fresh passed to kernel pullbacks (new), and with the loss's picked column
 # added after its row (pick), alternating; the GPU checks of the kernels that changed, the
 # sample drivers, the training steps' checks, the row kernels beside hand-written backwards, and
-# compute-sanitizer on all the checks. Logs go to $1.
+# compute-sanitizer on the checks of what changed. Logs go to $1.
 set -u
 out=${1:?output directory}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$out/machine.txt" 2>&1
@@ -32,13 +32,17 @@ for round in 1 2; do
 done
 # the row kernels' vjps beside hand-written backwards (bench/rows_bench.cu), twice
 for round in 1 2; do ./rows_bench >> "$out/rows.txt" 2>&1; done
-for check in k/*.check t/*.check t/*/*.check; do
+# compute-sanitizer on the checks of the code that changed: the loss kernel's picked column (the
+# transformer's vjp and its training steps), a warp's running maximum (warp_softmax) and a thread's
+# row walked by short warps (thread_softmax, blocks of 48)
+for check in k/transformer.check k/warp_softmax.check k/thread_softmax.check t/transformer*.check \
+  t/*/transformer*.check; do
   [ -e "$check" ] || continue
   for tool in memcheck racecheck; do
-    if compute-sanitizer --tool $tool --error-exitcode 3 "$check" > "$out/sanitizer.log" 2>&1; then
-      echo "$(basename "$check" .check) $tool: clean" >> "$out/sanitizer.txt"
+    if timeout 120 compute-sanitizer --tool $tool --error-exitcode 3 "$check" > "$out/sanitizer.log" 2>&1; then
+      echo "$check $tool: clean" >> "$out/sanitizer.txt"
     else
-      echo "$(basename "$check" .check) $tool: FAILED" >> "$out/sanitizer.txt"
+      echo "$check $tool: FAILED" >> "$out/sanitizer.txt"
       grep -E "=========" "$out/sanitizer.log" | head -20 >> "$out/sanitizer.txt"
     fi
   done
