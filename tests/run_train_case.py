@@ -200,8 +200,8 @@ def main():
         stem = fn + ("_deterministic" if deterministic else "")  # a case may check a function both ways
         main_file = os.path.join(work, f"{stem}.{optimizer}.check.cu")
         with open(main_file, "w") as f:
-            f.write(harness(case if args.gpu else cpu_case, fn, specs, launcher_params(header, fn + "_vjp", True), trained, optimizer, loss,
-                            args.seed, deterministic))
+            f.write(harness(case if args.gpu else cpu_case, fn, specs, launcher_params(header, fn + "_vjp", True),
+                            trained, optimizer, loss, args.seed, deterministic))
         exe = main_file[:-3]
         if args.gpu:
             r = run([nvcc, "-std=c++17", "-arch=sm_90", "-O3", "-I", args.runtime, "-I", work, main_file, *sources,

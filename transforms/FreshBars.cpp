@@ -45,7 +45,7 @@ class Uses {
     // addition to the row (adjoint::add_row_pick, add_block_row_pick): a store there before it
     // does not lose it.
     if (s.kind == StmtKind::Eval && s.expr->kind == ExprKind::Call &&
-        (s.expr->text == "adjoint::add_row_pick" || s.expr->text == "adjoint::add_block_row_pick"))
+        (s.expr->text == naming::kAddRowPick || s.expr->text == naming::kAddBlockRowPick))
       return;
     size_t order = order_++;
     bool loop = isLoop(s.kind) && !(s.init && s.init->kind == StmtKind::Decl && s.init->name == naming::kVirtualBlock);

@@ -394,7 +394,7 @@ class Parallelizer : public Rewriter {
     StmtList head, tail;
     for (const Pick& p : picks_) {
       head.push_back(decl(p.name, p.type, nullptr));
-      std::string add = p.block ? "adjoint::add_block_row_pick" : "adjoint::add_row_pick";
+      std::string add = p.block ? naming::kAddBlockRowPick : naming::kAddRowPick;
       tail.push_back(eval(call(add, {p.bar, var(p.name, p.type)}, Type::of(Scalar::Void))));
     }
     head.front()->comment = "columns of rows that data picks, added after the rows' other additions";

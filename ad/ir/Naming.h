@@ -24,6 +24,9 @@ inline const char* const kVirtualBlocks = "virtual_blocks";  // how many blocks 
 inline const char* const kFreshBars = "fresh_bars";          // a vjp kernel's template parameter
 inline const char* const kVjpKernel = "vjp_kernel";          // its instantiation a launcher runs
 inline const char* const kBarsArgument = "bars";             // the vjp launcher's adjoint::Bars
+// A row's column picked by data, added after the warp's (a block's row: the block's) barrier.
+inline const char* const kAddRowPick = "adjoint::add_row_pick";
+inline const char* const kAddBlockRowPick = "adjoint::add_block_row_pick";
 // Whether a name is one of the adjoint names above (x_bar, x_bar_acc, x_bar_new) / a tangent.
 bool isAdjoint(const std::string& name);
 bool isTangent(const std::string& name);
