@@ -35,25 +35,47 @@ std::string timesRuns(const ExprPtr& perThread) {
 }
 
 // The slots of the kernel's sort-and-segment sums (adjoints added at indices read from data):
-// one per run of each such addition in the launch, the keys filled with adjoint::kNoSegment.
+// one per run of each such addition in the launch, the keys filled with adjoint::kNoSegment. Row
+// segments take the slots as rows of their width: a key per row, a key and a value per element.
 std::string segmentSlots(const Function& kernel) {
   if (kernel.segments.empty()) return "";
-  std::string body =
-      "  // Each run of an addition at an index read from data records its (index, value) pair in a\n"
-      "  // slot of its own; the pairs are sorted by index and added below, each index's in slot order.\n";
+  bool rows = std::any_of(kernel.segments.begin(), kernel.segments.end(), [](const auto& g) { return g.width; });
+  bool elements = std::any_of(kernel.segments.begin(), kernel.segments.end(), [](const auto& g) { return !g.width; });
+  std::string body;
+  if (elements)
+    body +=
+        "  // Each run of an addition at an index read from data records its (index, value) pair in a\n"
+        "  // slot of its own; the pairs are sorted by index and added below, each index's in slot order.\n";
+  if (rows)
+    body +=
+        "  // An addition at a row that data picks per row of the thread's elements keeps its value in\n"
+        "  // the slot of the element, the row's key once per row; the rows are sorted by key and added\n"
+        "  // below, each key's rows column by column in row order.\n";
   if (kernel.columnSums.empty()) body += "  adjoint::Scratch scratch(stream);\n";
   for (const Function::Segments& g : kernel.segments) {
-    std::string runs = timesRuns(g.perThread);
-    body += "  long long " + g.slots + " = static_cast<long long>(grid.x) * block.x" + runs + ";\n";
+    std::string runs = "static_cast<long long>(grid.x) * block.x" + timesRuns(g.perThread);
+    if (!g.width) {
+      body += "  long long " + g.slots + " = " + runs + ";\n";
+      continue;
+    }
+    body += "  long long " + g.widthName + " = std::max(1LL, static_cast<long long>(" + print(*g.width) +
+            "));\n  long long " + g.rows + " = (" + runs + " + " + g.widthName + " - 1) / " + g.widthName +
+            ";\n  long long " + g.slots + " = " + g.rows + " * " + g.widthName + ";\n";
   }
-  for (const Function::Segments& g : kernel.segments)
-    body += "  unsigned int* " + g.keys + " = scratch.take<unsigned int>(" + g.slots + ");\n  " +
-            kernel.param(g.values)->type.scalarSpelling() + "* " + g.values + " = scratch.take<" +
-            kernel.param(g.values)->type.scalarSpelling() + ">(" + g.slots + ");\n";
+  for (const Function::Segments& g : kernel.segments) {
+    std::string value = kernel.param(g.values)->type.scalarSpelling();
+    if (g.width) body += "  unsigned int* " + g.rowKeys + " = scratch.take<unsigned int>(" + g.rows + ");\n";
+    body += "  unsigned int* " + g.keys + " = scratch.take<unsigned int>(" + g.slots + ");\n  " + value + "* " +
+            g.values + " = scratch.take<" + value + ">(" + g.slots + ");\n";
+  }
   body += "  if (!scratch) return scratch.status();\n";
-  for (const Function::Segments& g : kernel.segments)
+  for (const Function::Segments& g : kernel.segments) {
+    if (g.width)
+      body += "  if (cudaError_t e = cudaMemsetAsync(" + g.rowKeys + ", 0xff, " + g.rows + " * sizeof(*" + g.rowKeys +
+              "), stream)) return e;\n";
     body += "  if (cudaError_t e = cudaMemsetAsync(" + g.keys + ", 0xff, " + g.slots + " * sizeof(*" + g.keys +
             "), stream)) return e;\n";
+  }
   return body;
 }
 
@@ -218,8 +240,11 @@ std::string launcher(const Function& kernel) {
     body += "  if (status == cudaSuccess)\n    status = adjoint::add_column_sums(" + c.target + ", " + c.parts +
             ", threads, static_cast<long long>(" + print(*c.columns) + "), stream);\n";
   for (const Function::Segments& g : kernel.segments)
-    body += "  if (status == cudaSuccess)\n    status = adjoint::add_segments(" + g.target + ", " + g.keys + ", " +
-            g.values + ", " + g.slots + ", stream);\n";
+    body += "  if (status == cudaSuccess)\n    status = " +
+            (g.width ? "adjoint::add_row_segments(" + g.target + ", " + g.rowKeys + ", " + g.keys + ", " + g.values +
+                           ", " + g.rows + ", " + g.widthName + ", stream);\n"
+                     : "adjoint::add_segments(" + g.target + ", " + g.keys + ", " + g.values + ", " + g.slots +
+                           ", stream);\n");
   if (kernel.blockSumSlots || addsAfter) body += "  return status;\n";
   return "// Launches " + kernel.name + " with the forward's launch configuration.\n" +
          launcherSignature(kernel, false) + " {\n" + body + "}\n";

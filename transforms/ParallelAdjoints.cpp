@@ -16,6 +16,7 @@
 #include "ad/ir/Printer.h"
 #include "ad/ir/Rewriter.h"
 #include "transforms/BlockColumnSums.h"
+#include "transforms/SegmentSums.h"
 
 namespace adjoint::transforms {
 
@@ -451,30 +452,11 @@ class Parallelizer : public Rewriter {
     if (std::all_of(indices.begin(), indices.end(), [&](const ExprPtr& i) { return sameExpr(*i, *front); }))
       return true;
     const Expr& lanes = *literalOffset(*front).first;
-    double width = std::abs(stride(lanes));
+    double width = std::abs(threads_.stride(lanes));
     return std::all_of(indices.begin(), indices.end(), [&](const ExprPtr& i) {
       auto [rest, k] = literalOffset(*i);
       return sameExpr(*rest, lanes) && k >= 0 && k < width;
     });
-  }
-
-  // The literal c of c * g, g * c or u + c * g, for g injective over threads, or of a local defined
-  // once as one (idx of `int idx = gid * 8`, a pack's start); 1 for another index. (In i + 4 * n,
-  // the part with the stride is the same in every thread: its lanes i and i + 1 meet across
-  // threads.)
-  double stride(const Expr& index) const {
-    const Expr& e = stripCasts(index);
-    if (ExprPtr value = threads_.onlyValue(e)) return stride(*value);
-    if (isOp(e, Op::Add)) return stride(*e.operands[1]);
-    if (!isOp(e, Op::Mul)) return 1;
-    for (int k = 0; k < 2; ++k) {
-      const Expr& factor = stripCasts(*e.operands[k]);
-      Spread other = threads_.spread(e.operands[1 - k]);
-      if (factor.kind == ExprKind::Number && factor.type.scalar == Scalar::Int &&
-          (other == Spread::GridInjective || other == Spread::BlockInjective))
-        return factor.value;
-    }
-    return 1;
   }
 
   static Type blockSumsType() { return Type::opaque("adjoint::BlockSums"); }
@@ -607,7 +589,7 @@ class Parallelizer : public Rewriter {
       // addition can be counted before the launch.
       bool global = !shared && d_.kernel;
       if (std::optional<analysis::RunSlot> run = global ? runs_->of(s) : std::nullopt)
-        return addToSegment(s, target, *run, read);
+        return addToSegments(s, target, *run, read);
       throw Diagnostic(
           s.loc.line ? s.loc : line_,
           "--deterministic: the adjoint of " + read + " needs a floating-point atomicAdd (threads may share the index" +
@@ -665,29 +647,24 @@ class Parallelizer : public Rewriter {
   }
 
   // Deterministic adjoints at an index threads may share (read from data: an embedding's row):
-  // each run of the addition records its (index, value) pair in a slot of its own; the launcher
-  // sorts the pairs by index and adds each index's values in slot order.
-  void addToSegment(Stmt& s, const ExprPtr& target, const analysis::RunSlot& run, const std::string& read) {
+  // sort-and-segment sums (SegmentSums.h), per row where an element the thread owns anchors it.
+  void addToSegments(Stmt& s, const ExprPtr& target, const analysis::RunSlot& run, const std::string& read) {
     const std::string& bar = target->operands[0]->text;
-    Type keys = Type::integer("unsigned int", true).pointerTo(false);
-    Type values = d_.param(bar)->type.element().pointerTo(false);
-    Function::Segments segments{names_.fresh(bar + "_keys"), names_.fresh(bar + "_values"),
-                                names_.fresh(bar + "_slots"), bar, run.perThread};
-    d_.segments.push_back(segments);
-    d_.params.push_back(Param{segments.keys, keys, Role::SegmentKeys});
-    d_.params.push_back(Param{segments.values, values, Role::SegmentValues});
-    Type wide = Type::integer("long long");
-    std::string comment =
-        withNote(s.comment, read + ": threads may share the index: each run's (index, value) pair in a slot\nof " +
-                                segments.keys + " and " + segments.values +
-                                "; the launcher sorts them by index and adds in slot order");
-    replaceByCall(s,
-                  call("adjoint::add_to_segment",
-                       {var(segments.keys, keys), var(segments.values, values), run.slot, target->operands[0],
-                        cast(wide, target->operands[1]), addedValue(s)},
-                       Type::of(Scalar::Void)),
-                  comment);
+    std::optional<RowAnchor> anchor = findRowAnchor(d_, threads_, invariant_, indexUses(bar), s, target->operands[1]);
+    SegmentAddition a = anchor ? addToRowSegment(d_, names_, target, run, *anchor, addedValue(s))
+                               : addToSegment(d_, names_, target, run, addedValue(s));
+    replaceByCall(s, a.call, withNote(s.comment, read + a.note));
     d_.needsOneDimensionalLaunch = true;
+  }
+
+  // The indices at which the kernel uses its adjoint arrays other than `bar`.
+  std::vector<IndexUse> indexUses(const std::string& bar) const {
+    std::vector<IndexUse> uses;
+    for (const auto& [array, at] : accesses_)
+      if (array != bar)
+        for (const Access& u : at)
+          if (u.index) uses.push_back({u.index, u.stmt});
+    return uses;
   }
 
   bool readsOnlyInvariants(const ExprPtr& e) const {

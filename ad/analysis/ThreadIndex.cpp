@@ -262,6 +262,37 @@ ExprPtr ThreadIndexing::resolvedAt(const ExprPtr& e, const Stmt& use) const {
   return refold(substitute(e, [&](const Expr& v) { return onlyDefinition(v) ? nullptr : valueAt(v, use); }));
 }
 
+ExprPtr ThreadIndexing::expandedAt(const ExprPtr& e, const Stmt& use) const {
+  ExprPtr x = e;
+  for (int round = 0, changed = 1; changed && round < 16; ++round) {  // (bounded: locals defined from each other)
+    changed = 0;
+    x = substitute(x, [&](const Expr& v) -> ExprPtr {
+      auto it = v.kind == ExprKind::Var && !loops_.count(v.text) ? defs_.find(v.text) : defs_.end();
+      if (it == defs_.end()) return nullptr;
+      const Definition& only = it->second.front();
+      ExprPtr value = it->second.size() == 1 && only.stmt->kind == StmtKind::Decl ? only.value : valueAt(v, use);
+      changed |= value != nullptr ? 1 : 0;
+      return value;
+    });
+  }
+  return refold(x);
+}
+
+double ThreadIndexing::stride(const Expr& index) const {
+  const Expr& e = stripCasts(index);
+  if (ExprPtr value = onlyValue(e)) return stride(*value);
+  if (isOp(e, Op::Add)) return stride(*e.operands[1]);
+  if (!isOp(e, Op::Mul)) return 1;
+  for (int k = 0; k < 2; ++k) {
+    const Expr& factor = stripCasts(*e.operands[k]);
+    Spread other = spread(e.operands[1 - k]);
+    if (factor.kind == ExprKind::Number && factor.type.scalar == Scalar::Int &&
+        (other == Spread::GridInjective || other == Spread::BlockInjective))
+      return factor.value;
+  }
+  return 1;
+}
+
 namespace {
 
 // e / 32 or e % 32 for an integer literal 32.
@@ -331,6 +362,9 @@ ThreadIndexing::CounterRange ThreadIndexing::counterRange(const std::string& cou
     if (forward && !c.increasing && c.inclusive && !c.step && isOp(*c.first, Op::Sub) && isOne(c.first->operands[1])) {
       low = c.bound;
       bound = c.first->operands[0];
+    } else if (forward && !c.increasing && c.inclusive && !c.step && c.first->kind == ExprKind::Number) {
+      low = c.bound;  // for (k = 3; k >= low; --k): the reverse of a loop of unit steps to a literal
+      bound = number(c.first->value + 1, c.first->type);
     } else if (forward && c.increasing && c.inclusive && !c.step && isOp(*c.bound, Op::Sub) &&
                isOne(c.bound->operands[1])) {
       bound = c.bound->operands[0];  // for (c = low; c <= C - 1; ++c): the reverse of a loop down from C - 1

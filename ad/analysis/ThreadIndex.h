@@ -65,6 +65,15 @@ class ThreadIndexing {
   // sets once under guards that enclose `use` too replaced by the value it sets there (a pack's
   // view, packed_offset + k, is idx + k where packed_offset = idx under if (idx < N)).
   ir::ExprPtr resolvedAt(const ir::ExprPtr& e, const ir::Stmt& use) const;
+  // e with each local replaced, again and again, by the value of its one declaration (under any
+  // control) or the one resolvedAt finds; loop counters stay. The form of an index, to compare
+  // with another's: no proof that a local means the same where the two are read.
+  ir::ExprPtr expandedAt(const ir::ExprPtr& e, const ir::Stmt& use) const;
+  // The literal c of c * g, g * c or u + c * g, for g injective over threads, or of a local defined
+  // once as one (idx of `int idx = gid * 8`, a pack's start); 1 for another index. (In i + 4 * n,
+  // the part with the stride is the same in every thread: its lanes i and i + 1 meet across
+  // threads.)
+  double stride(const ir::Expr& index) const;
   // Whether the kernel relies on a one-dimensional launch for its injectivity claims.
   bool oneDimensional() const { return oneDimensional_; }
   // What its injectivity claims ask of the launch's blocks: at most C threads where a thread's

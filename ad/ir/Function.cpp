@@ -38,7 +38,8 @@ const Param* Function::derivativeOf(const std::string& primal, Role role) const 
 
 bool isLauncherProvided(const Param& p) {
   return p.role == Role::BlockSums || p.role == Role::VirtualBlocks || p.role == Role::ColumnParts ||
-         p.role == Role::SegmentKeys || p.role == Role::SegmentValues || p.role == Role::TapeScratch;
+         p.role == Role::SegmentKeys || p.role == Role::SegmentValues || p.role == Role::SegmentRows ||
+         p.role == Role::TapeScratch;
 }
 
 const Function* Module::find(const std::string& name) const {

@@ -24,6 +24,7 @@ enum class Role {
   ColumnParts,
   SegmentKeys,
   SegmentValues,
+  SegmentRows,
   TapeScratch,
   OptimizerState,
   Hyperparameter
@@ -94,9 +95,15 @@ struct Function {
   // addition records its (index, value) pair in its slot of `keys` and `values` (parameters the
   // launcher provides, `slots` of each), which the launcher sorts by index and adds into `target`
   // in a fixed order.
+  // Row segments (a row of the target picked per row of elements the threads own: an
+  // embedding's): `width` the rows' width (the launcher's local `widthName`, at least 1), the
+  // row's key in `rowKeys`, `keys` and `values` one per element of `rows` rows, as many rows as
+  // the runs fill (the launcher's `slots`: rows * width).
   struct Segments {
     std::string keys, values, slots, target;
     ExprPtr perThread;  // slots per thread, over the kernel's scalar parameters and blockDim.x, gridDim.x
+    ExprPtr width{};    // row segments only, over the kernel's scalar parameters
+    std::string widthName{}, rowKeys{}, rows{};
   };
   std::vector<Segments> segments;
   // Values a kernel's reverse sweep needs of what its loops overwrite: each run of the forward's

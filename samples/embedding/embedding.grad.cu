@@ -20,8 +20,10 @@ template <bool fresh_bars>
 __global__ void
 encoder_forward_vjp([[maybe_unused]] float *out, const int *inp, [[maybe_unused]] const float *wte,
                     [[maybe_unused]] const float *wpe, int B, int T, int C, float *out_bar,
-                    float *wte_bar, float *wpe_bar, unsigned int *wte_bar_keys,
-                    float *wte_bar_values, unsigned int *wpe_bar_keys, float *wpe_bar_values) {
+                    float *wte_bar, float *wpe_bar, unsigned int *wte_bar_row_keys,
+                    unsigned int *wte_bar_keys, float *wte_bar_values, long long wte_bar_rows,
+                    unsigned int *wpe_bar_row_keys, unsigned int *wpe_bar_keys,
+                    float *wpe_bar_values, long long wpe_bar_rows) {
   // recorded by the forward sweep for the reverse sweep
   long out_btc_offset = 0;
   long wte_ix_offset = 0;
@@ -42,18 +44,22 @@ encoder_forward_vjp([[maybe_unused]] float *out, const int *inp, [[maybe_unused]
   // reverse sweep
   // line 15: if (idx < N) {
   if (idx < N) {
-    // wte[wte_ix_offset]: threads may share the index: each run's (index, value) pair in a slot
-    // of wte_bar_keys and wte_bar_values; the launcher sorts them by index and adds in slot order
+    // wte[wte_ix_offset]: threads may share the row: the value in wte_bar_values at the thread's
+    // own element out_btc_offset, the row's key in wte_bar_row_keys; the launcher sorts the rows by
+    // key and adds each key's rows column by column, in row order
     // line 24: *out_btc = *wte_ix + *wpe_tc;
     const float out_bar_out_btc_offset = out_bar[out_btc_offset];
-    adjoint::add_to_segment(wte_bar_keys, wte_bar_values,
-                            static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x, wte_bar,
-                            static_cast<long long>(wte_ix_offset), out_bar_out_btc_offset);
-    // wpe[wpe_tc_offset]: threads may share the index: each run's (index, value) pair in a slot
-    // of wpe_bar_keys and wpe_bar_values; the launcher sorts them by index and adds in slot order
-    adjoint::add_to_segment(wpe_bar_keys, wpe_bar_values,
-                            static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x, wpe_bar,
-                            static_cast<long long>(wpe_tc_offset), out_bar_out_btc_offset);
+    adjoint::add_to_row_segment(wte_bar_row_keys, wte_bar_keys, wte_bar_values, wte_bar_rows,
+                                wte_bar, static_cast<long long>(out_btc_offset),
+                                static_cast<long long>(wte_ix_offset), static_cast<long long>(C),
+                                out_bar_out_btc_offset);
+    // wpe[wpe_tc_offset]: threads may share the row: the value in wpe_bar_values at the thread's
+    // own element out_btc_offset, the row's key in wpe_bar_row_keys; the launcher sorts the rows by
+    // key and adds each key's rows column by column, in row order
+    adjoint::add_to_row_segment(wpe_bar_row_keys, wpe_bar_keys, wpe_bar_values, wpe_bar_rows,
+                                wpe_bar, static_cast<long long>(out_btc_offset),
+                                static_cast<long long>(wpe_tc_offset), static_cast<long long>(C),
+                                out_bar_out_btc_offset);
     // adjoint::Bars::fresh: the overwritten value's adjoint is not wanted; nothing after reads it
     if (!fresh_bars) {
       out_bar[out_btc_offset] = 0.0f;
@@ -76,29 +82,47 @@ cudaError_t encoder_forward_vjp_launch(dim3 grid, dim3 block, size_t shmem, cuda
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
-  // Each run of an addition at an index read from data records its (index, value) pair in a
-  // slot of its own; the pairs are sorted by index and added below, each index's in slot order.
+  // An addition at a row that data picks per row of the thread's elements keeps its value in
+  // the slot of the element, the row's key once per row; the rows are sorted by key and added
+  // below, each key's rows column by column in row order.
   adjoint::Scratch scratch(stream);
-  long long wte_bar_slots = static_cast<long long>(grid.x) * block.x;
-  long long wpe_bar_slots = static_cast<long long>(grid.x) * block.x;
+  long long wte_bar_width = std::max(1LL, static_cast<long long>(C));
+  long long wte_bar_rows =
+      (static_cast<long long>(grid.x) * block.x + wte_bar_width - 1) / wte_bar_width;
+  long long wte_bar_slots = wte_bar_rows * wte_bar_width;
+  long long wpe_bar_width = std::max(1LL, static_cast<long long>(C));
+  long long wpe_bar_rows =
+      (static_cast<long long>(grid.x) * block.x + wpe_bar_width - 1) / wpe_bar_width;
+  long long wpe_bar_slots = wpe_bar_rows * wpe_bar_width;
+  unsigned int *wte_bar_row_keys = scratch.take<unsigned int>(wte_bar_rows);
   unsigned int *wte_bar_keys = scratch.take<unsigned int>(wte_bar_slots);
   float *wte_bar_values = scratch.take<float>(wte_bar_slots);
+  unsigned int *wpe_bar_row_keys = scratch.take<unsigned int>(wpe_bar_rows);
   unsigned int *wpe_bar_keys = scratch.take<unsigned int>(wpe_bar_slots);
   float *wpe_bar_values = scratch.take<float>(wpe_bar_slots);
   if (!scratch)
     return scratch.status();
   if (cudaError_t e =
+          cudaMemsetAsync(wte_bar_row_keys, 0xff, wte_bar_rows * sizeof(*wte_bar_row_keys), stream))
+    return e;
+  if (cudaError_t e =
           cudaMemsetAsync(wte_bar_keys, 0xff, wte_bar_slots * sizeof(*wte_bar_keys), stream))
+    return e;
+  if (cudaError_t e =
+          cudaMemsetAsync(wpe_bar_row_keys, 0xff, wpe_bar_rows * sizeof(*wpe_bar_row_keys), stream))
     return e;
   if (cudaError_t e =
           cudaMemsetAsync(wpe_bar_keys, 0xff, wpe_bar_slots * sizeof(*wpe_bar_keys), stream))
     return e;
   cudaError_t status =
       adjoint::launch(vjp_kernel, grid, block, shmem, stream, out, inp, wte, wpe, B, T, C, out_bar,
-                      wte_bar, wpe_bar, wte_bar_keys, wte_bar_values, wpe_bar_keys, wpe_bar_values);
+                      wte_bar, wpe_bar, wte_bar_row_keys, wte_bar_keys, wte_bar_values,
+                      wte_bar_rows, wpe_bar_row_keys, wpe_bar_keys, wpe_bar_values, wpe_bar_rows);
   if (status == cudaSuccess)
-    status = adjoint::add_segments(wte_bar, wte_bar_keys, wte_bar_values, wte_bar_slots, stream);
+    status = adjoint::add_row_segments(wte_bar, wte_bar_row_keys, wte_bar_keys, wte_bar_values,
+                                       wte_bar_rows, wte_bar_width, stream);
   if (status == cudaSuccess)
-    status = adjoint::add_segments(wpe_bar, wpe_bar_keys, wpe_bar_values, wpe_bar_slots, stream);
+    status = adjoint::add_row_segments(wpe_bar, wpe_bar_row_keys, wpe_bar_keys, wpe_bar_values,
+                                       wpe_bar_rows, wpe_bar_width, stream);
   return status;
 }

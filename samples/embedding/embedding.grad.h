@@ -20,9 +20,10 @@ cudaError_t encoder_forward_vjp_launch(dim3 grid, dim3 block, size_t shmem, cuda
                                        adjoint::Bars bars = adjoint::Bars::add);
 #ifdef __CUDACC__
 template <bool fresh_bars>
-__global__ void encoder_forward_vjp(float *out, const int *inp, const float *wte, const float *wpe,
-                                    int B, int T, int C, float *out_bar, float *wte_bar,
-                                    float *wpe_bar, unsigned int *wte_bar_keys,
-                                    float *wte_bar_values, unsigned int *wpe_bar_keys,
-                                    float *wpe_bar_values);
+__global__ void
+encoder_forward_vjp(float *out, const int *inp, const float *wte, const float *wpe, int B, int T,
+                    int C, float *out_bar, float *wte_bar, float *wpe_bar,
+                    unsigned int *wte_bar_row_keys, unsigned int *wte_bar_keys,
+                    float *wte_bar_values, long long wte_bar_rows, unsigned int *wpe_bar_row_keys,
+                    unsigned int *wpe_bar_keys, float *wpe_bar_values, long long wpe_bar_rows);
 #endif

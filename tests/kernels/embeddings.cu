@@ -116,3 +116,33 @@ __global__ void embedding_rows(float* out, const int* inp, const float* wte, con
 __global__ void gather_grid_stride(const float* x, const int* idx, float* y, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) y[i] = 3.0f * sinf(x[idx[i]]);
 }
+
+// A thread per element of the output, its row idx / C picking the table's row: the table's
+// adjoint kept at the thread's own element, the row's key once per row, the rows sorted by key
+// (row segments), not the elements.
+// KERNEL: embedding_flat grid=2 block=64 x=[35] ids=[9:0:5] y=[63] M=9 C=7 deterministic
+// BENCH: embedding_flat grid=24576 block=256 x=[38597376] ids=[8192:0:50257] y=[6291456] M=8192 C=768 deterministic
+__global__ void embedding_flat(const float* x, const int* ids, float* y, int M, int C) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= M * C) return;
+  int m = idx / C;
+  int c = idx % C;
+  y[idx] = 2.0f * x[ids[m] * C + c];
+}
+
+// Rows in a grid-stride loop, each thread walking its row: a thread's runs cover several rows,
+// each run's element its own (row segments again).
+// KERNEL: embedding_strided_rows grid=2 block=4 table=[24] ids=[11:0:4] out=[66] rows=11 C=6 deterministic
+__global__ void embedding_strided_rows(const double* table, const int* ids, double* out, int rows, int C) {
+  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < rows; r += blockDim.x * gridDim.x)
+    for (int c = 0; c < C; ++c) out[r * C + c] = std::sin(table[ids[r] * C + c]);
+}
+
+// The table's row picked per element, not per row of the output: rows of the output do not share
+// a key, so the additions stay one (index, value) pair per element, sorted by index.
+// KERNEL: gather_per_element grid=2 block=64 x=[40] ids=[72:0:5] y=[72] M=9 C=8 deterministic
+__global__ void gather_per_element(const double* x, const int* ids, double* y, int M, int C) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= M * C) return;
+  y[idx] = x[ids[idx] * C + idx % C] * x[ids[idx] * C + idx % C];
+}

@@ -849,17 +849,19 @@ class Generator {
   }
 
   // An embedding: rows of a table x picked by an index array, one thread per channel of an output
-  // row (perhaps in a grid-stride loop over fewer threads) or a block per output row (its threads
-  // walking the channels by blockDim.x), perhaps through
+  // row (perhaps in a grid-stride loop over fewer threads), a block per output row (its threads
+  // walking the channels by blockDim.x) or a thread per output row (walking them), perhaps through
   // a pointer to the row, perhaps summing K rows of a bag in a counted loop (bound a literal or a
   // parameter). x's adjoint scatters at indices read from data; run under --deterministic at
   // random, which sorts the additions by index instead of adding atomically.
   std::string embeddingKernel(int k) {
     std::string name = "k" + std::to_string(k);
     int rows = 3 + pick(6), columns = 2 + pick(7), outputs = 2 + pick(6), bag = chance(50) ? 2 + pick(3) : 0;
-    bool literalBag = chance(50), blockRows = chance(40), gridStride = !blockRows && chance(40);
+    bool literalBag = chance(50), blockRows = chance(40), threadRows = !blockRows && chance(30);
+    bool gridStride = !blockRows && !threadRows && chance(40), rowLoop = blockRows || threadRows;
     int ids = outputs * std::max(bag, 1);
     std::string launch = blockRows    ? " grid=" + std::to_string(outputs) + " block=" + std::to_string(1 + pick(4))
+                         : threadRows ? " grid=1 block=" + std::to_string(outputs + pick(4))
                          : gridStride ? " grid=1 block=" + std::to_string(2 + pick(6))
                                       : " grid=" + std::to_string((outputs * columns + 63) / 64) + " block=64";
     std::string out = "// KERNEL: " + name + launch + " x=[" + std::to_string(rows * columns) + "] ids=[" +
@@ -870,18 +872,21 @@ class Generator {
     out += chance(50) ? " deterministic\n" : "\n";
     out += "__global__ void " + name + "(const double* x, const int* ids, const double* p, double* y, int M, int C" +
            (bag && !literalBag ? ", int K" : "") + ") {\n";
-    std::string past = blockRows ? "m >= M" : "idx >= M * C", within = blockRows ? "m < M" : "idx < M * C";
+    std::string past = rowLoop ? "m >= M" : "idx >= M * C", within = rowLoop ? "m < M" : "idx < M * C";
     bool guarded = gridStride || chance(50);
     std::string pad = guarded ? "    " : "  ";
     if (gridStride) {
       out += "  for (int idx = blockIdx.x * blockDim.x + threadIdx.x; idx < M * C; idx += blockDim.x * gridDim.x) {\n";
     } else {
-      out += blockRows ? "  int m = blockIdx.x;\n" : "  int idx = blockIdx.x * blockDim.x + threadIdx.x;\n";
+      out += blockRows    ? "  int m = blockIdx.x;\n"
+             : threadRows ? "  int m = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                          : "  int idx = blockIdx.x * blockDim.x + threadIdx.x;\n";
       out += guarded ? "  if (" + within + ") {\n" : "  if (" + past + ") return;\n";
     }
     std::string end = guarded ? "  }\n}\n\n" : "}\n\n";
-    if (blockRows) {
-      out += pad + "for (int c = threadIdx.x; c < C; c += blockDim.x) {\n";
+    if (rowLoop) {
+      out += pad +
+             (blockRows ? "for (int c = threadIdx.x; c < C; c += blockDim.x) {\n" : "for (int c = 0; c < C; ++c) {\n");
       end = pad + "}\n" + end;
       pad += "  ";
     } else {
@@ -905,7 +910,7 @@ class Generator {
       out += inner + "int r = " + id + ";\n";
       element = "x[r * C + c]";
     }
-    std::string target = blockRows ? "y[m * C + c]" : "y[idx]";
+    std::string target = rowLoop ? "y[m * C + c]" : "y[idx]";
     if (!bag) return out + pad + target + " = " + apply(element) + ";\n" + end;
     return out + inner + "s += " + apply(element) + ";\n" + pad + "}\n" + pad + target + " = s;\n" + end;
   }

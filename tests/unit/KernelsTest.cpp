@@ -213,6 +213,34 @@ TEST_CASE("--deterministic sorts an adjoint threads may share into segments, unl
   CHECK_THROWS_AS(transforms::parallelizeAdjoints(g, true), Diagnostic);
 }
 
+TEST_CASE("--deterministic keeps a row that data picks per row of the thread's element in that element's slot") {
+  // int i = gid; x_bar[ids[pick] * n + i % n] += a_bar[i], pick the thread's row i / n or its element i
+  ExprPtr i = var("i", kInt), n = var("n", kInt), xbar = var("x_bar", kFloats);
+  auto scatter = [&](ExprPtr pick) {
+    Function f = handbuilt::kernel("k",
+                                   {{"x", kFloats},
+                                    {"ids", Type::integer().pointerTo(true)},
+                                    {"n", kInt},
+                                    {"x_bar", kFloats, Role::Adjoint, "x"},
+                                    {"a_bar", kFloats, Role::Adjoint, "a"}},
+                                   {});
+    ExprPtr row = binary(Op::Mul, index(var("ids", Type::integer().pointerTo(true)), pick), n);
+    f.body = {globalIndex("i"), assign(index(xbar, binary(Op::Add, row, binary(Op::Rem, i, n))), Op::Add,
+                                       index(var("a_bar", kFloats), i))};
+    transforms::parallelizeAdjoints(f, true);
+    return f;
+  };
+  Function rows = scatter(binary(Op::Div, i, n));
+  CHECK(print(rows.body).find("adjoint::add_to_row_segment(x_bar_row_keys, x_bar_keys, x_bar_values, x_bar_rows, "
+                              "x_bar, static_cast<long long>(i), static_cast<long long>(ids[i / n] * n + i % n), "
+                              "static_cast<long long>(n), a_bar[i]);") != std::string::npos);
+  REQUIRE(rows.segments.size() == 1);
+  CHECK(codegen::launcher(rows).find("adjoint::add_row_segments(x_bar, x_bar_row_keys, x_bar_keys, x_bar_values, "
+                                     "x_bar_rows, x_bar_width, stream)") != std::string::npos);
+  // A row picked per element: the elements of the thread's row pick different rows.
+  CHECK(print(scatter(i).body).find("adjoint::add_to_segment(") != std::string::npos);
+}
+
 TEST_CASE("a halving loop becomes a counted loop that recomputes its counter") {
   Function f = kernel({});
   ExprPtr s = var("s", kInt);
