@@ -118,6 +118,23 @@ __global__ void count_rows(I* rows, long long count) {
 }  // namespace detail
 
 #ifndef ADJOINT_CPU_EXECUTION
+namespace detail {
+
+// The pairs sorted by key, stably (CUB's radix sort over the 32 bits), its work space from `scratch`.
+template <class V>
+cudaError_t sort_pairs(Scratch& scratch, const SegmentKey* keys, SegmentKey* sorted_keys, const V* values,
+                       V* sorted_values, long long count, cudaStream_t stream) {
+  size_t bytes = 0;
+  if (cudaError_t e = cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, sorted_keys, values, sorted_values, count,
+                                                      0, 32, stream))
+    return e;
+  void* work = scratch.take<unsigned char>(static_cast<long long>(bytes));
+  if (!scratch) return scratch.status();
+  return cub::DeviceRadixSort::SortPairs(work, bytes, keys, sorted_keys, values, sorted_values, count, 0, 32, stream);
+}
+
+}  // namespace detail
+
 // target[k] += the values recorded at key k, summed in slot order, for the `count` slots.
 template <class T, class P>
 cudaError_t add_segments(T* target, const SegmentKey* keys, const P* values, long long count, cudaStream_t stream) {
@@ -125,20 +142,13 @@ cudaError_t add_segments(T* target, const SegmentKey* keys, const P* values, lon
   Scratch scratch(stream);
   SegmentKey* sorted_keys = scratch.take<SegmentKey>(count);
   P* sorted_values = scratch.take<P>(count);
-  size_t bytes = 0;
-  if (cudaError_t e = cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, sorted_keys, values, sorted_values, count,
-                                                      0, 32, stream))
-    return e;
-  void* work = scratch.take<unsigned char>(static_cast<long long>(bytes));
-  if (!scratch) return scratch.status();
-  if (cudaError_t e =
-          cub::DeviceRadixSort::SortPairs(work, bytes, keys, sorted_keys, values, sorted_values, count, 0, 32, stream))
-    return e;
+  if (cudaError_t e = detail::sort_pairs(scratch, keys, sorted_keys, values, sorted_values, count, stream)) return e;
   unsigned threads = 256;
   return launch(detail::add_runs<T, P>, dim3(static_cast<unsigned>((count + threads - 1) / threads)), dim3(threads), 0,
                 stream, target, static_cast<const SegmentKey*>(sorted_keys), static_cast<const P*>(sorted_values),
                 count);
 }
+
 // Row segments: target[key * width + column] += the values the threads recorded, each key's rows
 // summed column by column in row order, for `rows` rows of `width` elements.
 template <class T, class P>
@@ -149,18 +159,13 @@ cudaError_t add_row_segments(T* target, const SegmentKey* row_keys, const Segmen
   unsigned* order = scratch.take<unsigned>(rows);
   SegmentKey* sorted_keys = scratch.take<SegmentKey>(rows);
   unsigned* sorted_rows = scratch.take<unsigned>(rows);
-  size_t bytes = 0;
-  if (cudaError_t e = cub::DeviceRadixSort::SortPairs(nullptr, bytes, row_keys, sorted_keys, order, sorted_rows, rows,
-                                                      0, 32, stream))
-    return e;
-  void* work = scratch.take<unsigned char>(static_cast<long long>(bytes));
   if (!scratch) return scratch.status();
   unsigned threads = 256;
   if (cudaError_t e = launch(detail::count_rows<unsigned>, dim3(static_cast<unsigned>((rows + threads - 1) / threads)),
                              dim3(threads), 0, stream, order, rows))
     return e;
-  if (cudaError_t e = cub::DeviceRadixSort::SortPairs(
-          work, bytes, row_keys, sorted_keys, static_cast<const unsigned*>(order), sorted_rows, rows, 0, 32, stream))
+  if (cudaError_t e = detail::sort_pairs(scratch, row_keys, sorted_keys, static_cast<const unsigned*>(order),
+                                         sorted_rows, rows, stream))
     return e;
   return launch(detail::add_row_runs<T, P>, dim3(static_cast<unsigned>((rows * width + threads - 1) / threads)),
                 dim3(threads), 0, stream, target, static_cast<const SegmentKey*>(sorted_keys),
