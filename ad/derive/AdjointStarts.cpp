@@ -46,7 +46,7 @@ bool keepsFreshPromise(size_t k, const std::vector<Step>& steps,
 
 AdjointStarts planAdjointStarts(const std::vector<Step>& steps,
                                 const std::vector<std::vector<const BufferArg*>>& derivatives, const std::string& loss,
-                                const std::vector<std::string>& trained) {
+                                const std::vector<std::string>& trained, bool deterministic) {
   AdjointStarts out;
   std::set<std::string> touched;  // by the pullbacks run so far
   for (size_t k = steps.size(); k-- > 0;) {
@@ -62,8 +62,8 @@ AdjointStarts planAdjointStarts(const std::vector<Step>& steps,
       for (size_t operand : {0, 1}) {
         const BufferArg* b = own[operand];
         const BufferArg* other = own[1 - operand];
-        if (b && !s.batched && !b->offset && !touched.count(b->buffer) && b->buffer != loss && b->buffer != c &&
-            !(other && other->buffer == b->buffer))
+        if (b && !deterministic && !s.batched && !b->offset && !touched.count(b->buffer) && b->buffer != loss &&
+            b->buffer != c && !(other && other->buffer == b->buffer))
           out.startsAt[k].insert(b->buffer);
       }
       bool readAfter = c == loss;

@@ -31,9 +31,11 @@ struct AdjointStarts {
 // `derivatives[k]`: the buffers whose derivatives step k's pullback takes (null: none for that
 // argument; empty: the step has no pullback). Pullbacks run from the last step to the first. The
 // loss's adjoint (the seed) never starts at a pullback; the trained parameters' adjoints are read
-// by the update after them all.
+// by the update after them all. `deterministic`: the step equals its reference bitwise, so no
+// GEMM's pullback writes an adjoint first (beta 0): cuBLAS may choose another algorithm for it
+// than for the reference's addition into a zeroed adjoint (beta 1), and round differently.
 AdjointStarts planAdjointStarts(const std::vector<Step>& steps,
                                 const std::vector<std::vector<const BufferArg*>>& derivatives, const std::string& loss,
-                                const std::vector<std::string>& trained);
+                                const std::vector<std::string>& trained, bool deterministic);
 
 }  // namespace adjoint::derive

@@ -69,7 +69,8 @@ class HostBuilder {
     for (const Param& p : g.params) names_.insert(p.name);
     findActive();
     plan_ = planVersions(steps_, loops_, f_, mode_ == Mode::Reverse, train(), names_);
-    if (train()) starts_ = planAdjointStarts(steps_, pullbackBuffers(), r_.train->loss, r_.train->params);
+    if (train())
+      starts_ = planAdjointStarts(steps_, pullbackBuffers(), r_.train->loss, r_.train->params, r_.train->deterministic);
     planUpdatesInPullbacks();
     if (mode_ == Mode::Reverse) privates_ = planPrivateAdjoints(steps_, pullbackBuffers(), names_);
     g.body = locals_;
