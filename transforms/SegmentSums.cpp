@@ -184,15 +184,20 @@ bool onlyThrough(const ExprPtr& key, const ExprPtr& row, const Function& kernel,
                      [&](const ExprPtr& o) { return onlyThrough(o, row, kernel, invariant); });
 }
 
-// Whether every name `e` reads is in scope at the addition: a parameter, a local the kernel
-// declares at its top (what the forward sweep records for the reverse) or one the target's index
-// reads there.
-bool inScope(const Function& kernel, const ExprPtr& e, const std::set<std::string>& nearby) {
-  std::set<std::string> top;
+// The names in scope at the addition besides the kernel's parameters: the locals the kernel
+// declares at its top (what the forward sweep records for the reverse) and those the target's
+// index reads there.
+std::set<std::string> namesInScope(const Function& kernel, const ExprPtr& index) {
+  std::set<std::string> names = analysis::readVariables(index);
   for (const StmtPtr& s : kernel.body)
-    if (s->kind == StmtKind::Decl) top.insert(s->name);
+    if (s->kind == StmtKind::Decl) names.insert(s->name);
+  return names;
+}
+
+// Whether every name `e` reads is in scope at the addition (a CUDA built-in: a name with a dot).
+bool inScope(const Function& kernel, const ExprPtr& e, const std::set<std::string>& names) {
   for (const std::string& v : analysis::readVariables(e))
-    if (!kernel.param(v) && !top.count(v) && !nearby.count(v) && v.find('.') == std::string::npos) return false;
+    if (!kernel.param(v) && !names.count(v) && v.find('.') == std::string::npos) return false;
   return true;
 }
 
@@ -209,12 +214,11 @@ bool loopsAround(const StmtList& body, const Stmt& s, std::vector<std::string>& 
   return false;
 }
 
-// Whether the anchor `at` reads the counter of every loop around the addition: another run of
-// it, at another element, may then pick another row; one element's runs all pick the same (or
-// adjoint::add_row_runs stops the kernel).
-bool followsLoops(const Function& kernel, const Stmt& s, const ExprPtr& at, const analysis::ThreadIndexing& threads) {
-  std::vector<std::string> counters;
-  if (!loopsAround(kernel.body, s, counters)) return false;
+// Whether the anchor `at` reads the counter of every loop around the addition (`counters`):
+// another run of it, at another element, may then pick another row; one element's runs all pick
+// the same (or adjoint::add_row_runs stops the kernel).
+bool followsLoops(const std::vector<std::string>& counters, const Stmt& s, const ExprPtr& at,
+                  const analysis::ThreadIndexing& threads) {
   ExprPtr expanded = threads.expandedAt(at, s);
   return std::all_of(counters.begin(), counters.end(), [&](const std::string& c) { return reads(expanded, c); });
 }
@@ -235,8 +239,10 @@ bool anchors(const ExprPtr& at, const ExprPtr& target, const ExprPtr& width, con
 std::optional<RowAnchor> findRowAnchor(const Function& kernel, const analysis::ThreadIndexing& threads,
                                        const std::set<std::string>& invariant, const std::vector<IndexUse>& uses,
                                        const Stmt& s, const ExprPtr& index) {
+  std::vector<std::string> counters;
+  if (!loopsAround(kernel.body, s, counters)) return std::nullopt;
   ExprPtr target = threads.expandedAt(index, s);
-  std::set<std::string> nearby = analysis::readVariables(index);
+  std::set<std::string> names = namesInScope(kernel, index);
   for (const ExprPtr& term : operandsOf(target, Op::Add))
     for (const ExprPtr& width : operandsOf(term, Op::Mul)) {
       const Expr& w = stripCasts(*width);
@@ -245,18 +251,19 @@ std::optional<RowAnchor> findRowAnchor(const Function& kernel, const analysis::T
         auto [written, lane] = literalOffset(*u.index);
         ExprPtr base = std::make_shared<Expr>(*written);
         std::vector<ExprPtr> extra;
-        if (!inScope(kernel, base, nearby) ||
+        if (!inScope(kernel, base, names) ||
             !anchors(threads.expandedAt(base, *u.stmt), target, width, kernel, invariant, extra))
           continue;
         // The thread's own rows (ThreadIndexing::rowStart) at the same column.
         BlockShape needs;
-        if (extra.empty() && lane == 0 && threads.rowStart(u.index, s, needs) && followsLoops(kernel, s, base, threads))
+        if (extra.empty() && lane == 0 && threads.rowStart(u.index, s, needs) &&
+            followsLoops(counters, s, base, threads))
           return RowAnchor{base, width, needs};
         // An index distinct over threads, or its lanes: base + k for a counter k in [0, w), base's
         // stride at least w (a pack's elements, idx + k for idx = 4 * g).
         ExprPtr distinct = joinDivisions(threads.expandedAt(base, s));
         ExprPtr at = extra.empty() ? base : add(base, extra.front());
-        if (threads.spread(distinct) != Spread::GridInjective || !followsLoops(kernel, s, at, threads)) continue;
+        if (threads.spread(distinct) != Spread::GridInjective || !followsLoops(counters, s, at, threads)) continue;
         if (extra.empty()) return RowAnchor{at, width, {}};
         const Expr& k = stripCasts(*extra.front());
         ExprPtr bound = k.kind == ExprKind::Var ? threads.counterRange(k.text).bound : nullptr;

@@ -172,16 +172,26 @@ cudaError_t add_row_segments(T* target, const SegmentKey* row_keys, const Segmen
                 static_cast<const unsigned*>(sorted_rows), rows, element_keys, values, width);
 }
 #else
-// The CPU execution's: the same order (by key, equal keys in slot order, as the stable radix sort
-// leaves them) and the same sums, on the host. The slot breaks ties instead of std::stable_sort,
-// whose libstdc++ 12 temporary buffer Clang flags as deprecated under -Werror.
+namespace detail {
+
+// The CPU execution's sort: the positions 0 .. count - 1 in the order the stable radix sort leaves
+// them (by key, equal keys in position order). The position breaks ties instead of
+// std::stable_sort, whose libstdc++ 12 temporary buffer Clang flags as deprecated under -Werror.
+template <class I>
+std::vector<I> order_by_key(const SegmentKey* keys, long long count) {
+  std::vector<I> order(static_cast<size_t>(count));
+  std::iota(order.begin(), order.end(), I(0));
+  std::sort(order.begin(), order.end(), [&](I a, I b) { return keys[a] < keys[b] || (keys[a] == keys[b] && a < b); });
+  return order;
+}
+
+}  // namespace detail
+
+// The CPU execution's: the same order and the same sums, on the host.
 template <class T, class P>
 cudaError_t add_segments(T* target, const SegmentKey* keys, const P* values, long long count, cudaStream_t) {
   if (count <= 0 || !target) return cudaSuccess;
-  std::vector<long long> order(static_cast<size_t>(count));
-  std::iota(order.begin(), order.end(), 0LL);
-  std::sort(order.begin(), order.end(),
-            [&](long long a, long long b) { return keys[a] < keys[b] || (keys[a] == keys[b] && a < b); });
+  std::vector<long long> order = detail::order_by_key<long long>(keys, count);
   std::vector<SegmentKey> sorted_keys(order.size());
   std::vector<P> sorted_values(order.size());
   for (size_t i = 0; i < order.size(); ++i) sorted_keys[i] = keys[order[i]], sorted_values[i] = values[order[i]];
@@ -190,16 +200,13 @@ cudaError_t add_segments(T* target, const SegmentKey* keys, const P* values, lon
                 nullptr, target, static_cast<const SegmentKey*>(sorted_keys.data()),
                 static_cast<const P*>(sorted_values.data()), count);
 }
-// The CPU execution's: the rows in the order the stable radix sort leaves them (by key, equal keys
-// in row order), the same sums.
+
+// The CPU execution's row segments: the rows in the sort's order, the same sums.
 template <class T, class P>
 cudaError_t add_row_segments(T* target, const SegmentKey* row_keys, const SegmentKey* element_keys, const P* values,
                              long long rows, long long width, cudaStream_t) {
   if (rows <= 0 || width <= 0 || !target) return cudaSuccess;
-  std::vector<unsigned> order(static_cast<size_t>(rows));
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(),
-            [&](unsigned a, unsigned b) { return row_keys[a] < row_keys[b] || (row_keys[a] == row_keys[b] && a < b); });
+  std::vector<unsigned> order = detail::order_by_key<unsigned>(row_keys, rows);
   std::vector<SegmentKey> sorted_keys(order.size());
   for (size_t i = 0; i < order.size(); ++i) sorted_keys[i] = row_keys[order[i]];
   unsigned threads = 256;
