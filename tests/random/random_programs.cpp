@@ -848,6 +848,28 @@ class Generator {
     return out + pad + "y[idx] = " + value + ";\n" + end;
   }
 
+  // An embedding over packs of four floats, as llm.c's encoder_forward writes it: a thread per
+  // pack of an output row (C a multiple of 4), the table's row picked by the output row
+  // idx / C, loaded whole at the pack's column, transformed by element and stored whole. Under
+  // --deterministic at random: the table's adjoint is summed per row of the output (row segments).
+  std::string packedEmbeddingKernel(int k) {
+    std::string name = "k" + std::to_string(k);
+    int rows = 3 + pick(6), columns = 4 * (1 + pick(3)), outputs = 2 + pick(6);
+    std::string out = "// KERNEL: " + name + " grid=" + std::to_string((outputs * columns / 4 + 31) / 32) +
+                      " block=32 x=[" + std::to_string(rows * columns) + "] ids=[" + std::to_string(outputs) +
+                      ":0:" + std::to_string(rows) + "] p=[2] y=[" + std::to_string(outputs * columns) +
+                      "] M=" + std::to_string(outputs) + " C=" + std::to_string(columns) +
+                      (chance(50) ? " deterministic\n" : "\n");
+    const char* terms[] = {"a[k] * p[k % 2]", "tanhf(a[k]) * p[0]", "expf(0.5f * a[k]) - p[1] * a[k]"};
+    return out + "__global__ void " + name +
+           "(const float* x, const int* ids, const float* p, float* y, int M, int C) {\n"
+           "  int idx = (blockIdx.x * blockDim.x + threadIdx.x) * f128::size;\n  if (idx < M * C) {\n"
+           "    int m = idx / C;\n    int c = idx % C;\n    f128 a = " +
+           (chance(50) ? "load128cs" : "load128") + "(x + ids[m] * C + c), r;\n" +
+           "    for (int k = 0; k < f128::size; ++k) r[k] = " + terms[pick(3)] + ";\n    " +
+           (chance(50) ? "store128" : "store128cs") + "(y + idx, r);\n  }\n}\n\n";
+  }
+
   // An embedding: rows of a table x picked by an index array, one thread per channel of an output
   // row (perhaps in a grid-stride loop over fewer threads), a block per output row (its threads
   // walking the channels by blockDim.x) or a thread per output row (walking them), perhaps through
@@ -855,6 +877,7 @@ class Generator {
   // parameter). x's adjoint scatters at indices read from data; run under --deterministic at
   // random, which sorts the additions by index instead of adding atomically.
   std::string embeddingKernel(int k) {
+    if (chance(25)) return packedEmbeddingKernel(k);
     std::string name = "k" + std::to_string(k);
     int rows = 3 + pick(6), columns = 2 + pick(7), outputs = 2 + pick(6), bag = chance(50) ? 2 + pick(3) : 0;
     bool literalBag = chance(50), blockRows = chance(40), threadRows = !blockRows && chance(30);
