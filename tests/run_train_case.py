@@ -35,8 +35,11 @@ STATE = {"sgd": [], "momentum": ["velocity"], "adamw": ["m", "v"]}
 UPDATE = {
     "sgd": "p -= lr * g;",
     "momentum": "s0 = momentum * s0 + g; p -= lr * s0;",
-    "adamw": "p -= lr * weight_decay * p; s0 = beta1 * s0 + (1 - beta1) * g; s1 = beta2 * s1 + (1 - beta2) * g * g;"
-             " p -= lr * (s0 / (1 - std::pow(beta1, step))) / (std::sqrt(s1 / (1 - std::pow(beta2, step))) + eps);",
+    # (the bias corrections as adamw_all rounds them: the powers in double, then to p's type)
+    "adamw": "using T = decltype(p); const T c1 = T(1) - T(std::pow(double(beta1), step)),"
+             " c2 = T(1) - T(std::pow(double(beta2), step));"
+             " p -= lr * weight_decay * p; s0 = beta1 * s0 + (1 - beta1) * g; s1 = beta2 * s1 + (1 - beta2) * g * g;"
+             " p -= lr * (s0 / c1) / (std::sqrt(s1 / c2) + eps);",
 }
 
 

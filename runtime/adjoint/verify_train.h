@@ -73,7 +73,8 @@ void momentum_reference(std::vector<T>& p, const std::vector<T>& g, std::vector<
 template <class T>
 void adamw_reference(std::vector<T>& p, const std::vector<T>& g, std::vector<T> m, std::vector<T> v, T lr, T beta1,
                      T beta2, T eps, T weight_decay, int step) {
-  T c1 = T(1) - std::pow(beta1, T(step)), c2 = T(1) - std::pow(beta2, T(step));
+  // The bias corrections as adamw_all rounds them: the powers in double, then to T.
+  T c1 = T(1) - T(std::pow(double(beta1), step)), c2 = T(1) - T(std::pow(double(beta2), step));
   for (size_t i = 0; i < p.size(); ++i) {
     p[i] -= lr * weight_decay * p[i];
     m[i] = beta1 * m[i] + (T(1) - beta1) * g[i];
