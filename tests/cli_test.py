@@ -242,8 +242,37 @@ r = run("check", sample, "--fn", "residual", "--params", "Ws,bs,Wout,bout", "--o
         "--int-values", "3,4,3,3", "--range", "labels=0,3")
 check("check --params compares a training step with its unfused reference",
       r.returncode == 0 and "the training step equals the reference" in r.stdout and "Ws " in r.stdout, r.stdout + r.stderr)
+# In-place activations: the clamp's and the tanh's pullbacks read their buffers as the kernels leave
+# them (K_vjp_from_output), so the step copies out only the g that the square overwrites.
+kernels = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels", "host.cu")
+step = os.path.join(work, "activations.train.cu")
+r = run("train-step", kernels, "--fn", "activations", "--params", "w,b,bias", "--optimizer", "sgd", "-o", step)
+source = open(step).read() if r.returncode == 0 else ""
+check("a training step reads in-place activations as their kernels leave them, and copies out one buffer",
+      "clamp_top_vjp_from_output_launch(" in source and "bias_tanh_vjp_from_output_launch(" in source and
+      "square_in_place_vjp_launch(" in source and source.count("adjoint::copy(") == 1, r.stderr + source[:3000])
 r = run("check", kernel, "--fn", "k", "--params", "x")
 check("check --params on a kernel is an error", r.returncode == 1 and "takes host code" in r.stderr, r.stdout + r.stderr)
+
+# fmax and fmin at a tie: the derivative goes to the second argument, in both modes (relu's
+# fmax(a, 0) has derivative 0 at 0, as PyTorch's; adjoint/rules.h reads it from the result, which
+# lets a training step differentiate an in-place relu from its output).
+ties = os.path.join(work, "ties.cpp")
+with open(ties, "w") as f:
+    f.write("#include <cmath>\n"
+            "double ties(double a, double b) { return std::fmax(a, 0.0) + 2 * std::fmax(a, b) + 4 * std::fmin(b, a); }\n")
+built = [run(mode, ties, "--fn", "ties").returncode for mode in ("grad", "jvp")]
+driver = os.path.join(work, "ties_main.cpp")
+with open(driver, "w") as f:
+    f.write('#include <cstdio>\n#include "ties.grad.h"\n#include "ties.jvp.h"\nint main() {\n'
+            "  double a_bar = 0, b_bar = 0;\n  ties_grad(0.0, 0.0, &a_bar, &b_bar);\n"
+            '  std::printf("%g %g %g %g\\n", a_bar, b_bar, ties_jvp(0.0, 0.0, 1.0, 0.0), ties_jvp(0.0, 0.0, 0.0, 1.0));\n}\n')
+r = subprocess.run(["c++", "-std=c++17", "-I", work, driver, os.path.join(work, "ties.grad.cpp"),
+                    os.path.join(work, "ties.jvp.cpp"), "-o", os.path.join(work, "ties")], capture_output=True, text=True)
+out = subprocess.run([os.path.join(work, "ties")], capture_output=True, text=True).stdout if r.returncode == 0 else ""
+# d/da: relu' 0, fmax's tie to b, fmin(b, a)'s tie to a (4); d/db: 2 from fmax, 0 from fmin
+check("fmax's and fmin's derivatives at a tie go to the second argument, in both modes",
+      built == [0, 0] and out.split() == ["4", "2", "4", "2"], r.stderr + out)
 
 # Very large inputs: nesting beyond the frontend's limit is a diagnostic, not a stack overflow;
 # a file of thousands of functions is fine.

@@ -470,14 +470,28 @@ class Parallelizer : public Rewriter {
   void rewriteList(StmtList& body) override {
     for (size_t k = 1; k < body.size(); ++k) {
       Stmt& s = *body[k];
-      if (!zeroedBefore(*body[k - 1], s)) continue;
+      size_t zero = zeroingOf(body, k);
+      if (zero == k) continue;
       s.expr = addedValue(s);
       std::string plain = ": plain " + assignmentSpelling(s.op);
       if (size_t at = s.comment.find(plain); at != std::string::npos) s.comment.replace(at, plain.size(), ": plain =");
       s.op = Op::Assign;
-      body.erase(body.begin() + static_cast<long>(k) - 1);
+      body.erase(body.begin() + static_cast<long>(zero));
       --k;
     }
+  }
+
+  // The position of the zeroing of the element body[k] adds to, before it past statements that
+  // leave the array alone (a named constant of a math call between: common-calls); k if none.
+  static size_t zeroingOf(const StmtList& body, size_t k) {
+    const Stmt& plain = *body[k];
+    for (size_t j = k; j-- > 0;) {
+      if (zeroedBefore(*body[j], plain)) return j;
+      if (plain.kind != StmtKind::Assign || !plain.lhs || mentions(*body[j], rootName(*plain.lhs)) > 0 ||
+          jumpsOut(*body[j]))
+        return k;
+    }
+    return k;
   }
 
   // Whether `zero` stores 0 where `plain`, a plain (not atomic) accumulation, adds.

@@ -19,13 +19,6 @@ bool isIncrement(const Stmt& s) {
          naming::isAdjoint(s.lhs->operands[0]->text);
 }
 
-int mentions(const Stmt& loop, const std::string& name) {
-  int n = 0;
-  walkExprs(StmtList{std::make_shared<Stmt>(loop)},
-            [&](const Expr& e) { n += e.kind == ExprKind::Var && e.text == name; });
-  return n;
-}
-
 class RegisterSums {
  public:
   explicit RegisterSums(const Function& f) : names_(f) {}

@@ -24,13 +24,13 @@ struct Extreme {
 };
 
 // The condition that `if (raised) m = e` agrees with m = fmax(m, e) (fmin) on, ties included:
-// fmax's partial in its first argument is 1 where x >= y.
+// fmax's partial in its first argument is 1 where x > y (adjoint/rules.h: a tie goes to y).
 ExprPtr raisedByCall(const Expr& call, const ExprPtr& m, size_t valueArg) {
   bool max = call.text == "std::fmax";
-  Op keeps = max ? Op::Ge : Op::Le;
+  Op keeps = max ? Op::Gt : Op::Lt;
   const ExprPtr& e = call.operands[valueArg];
-  if (valueArg == 1) return unary(Op::Not, binary(keeps, m, e));  // fmax(m, e): m kept where m >= e
-  return binary(keeps, e, m);                                     // fmax(e, m): e taken where e >= m
+  if (valueArg == 1) return unary(Op::Not, binary(keeps, m, e));  // fmax(m, e): m kept where m > e
+  return binary(keeps, e, m);                                     // fmax(e, m): e taken where e > m
 }
 
 std::optional<Extreme> extremeAt(const StmtList& body, size_t k) {

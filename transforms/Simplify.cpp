@@ -23,15 +23,11 @@ bool isZeroing(const Stmt& s) {
 // Whether the accumulation `s` can wait until after `later`: `later` does not mention its array,
 // changes nothing it reads, and does not leave early.
 bool canWaitPast(const Stmt& s, const Stmt& later) {
-  StmtList one{std::make_shared<Stmt>(later)};
-  const std::string& array = rootName(*s.lhs);
-  bool mentioned = false;
-  walkExprs(one, [&](const Expr& e) { mentioned |= e.kind == ExprKind::Var && e.text == array; });
   std::set<std::string> read = analysis::readVariables(s.lhs);
   read.merge(analysis::readVariables(s.expr));
-  for (const std::string& v : analysis::writtenVariables(one))
+  for (const std::string& v : analysis::writtenVariables(StmtList{std::make_shared<Stmt>(later)}))
     if (read.count(v)) return false;
-  return !mentioned && !jumpsOut(later);
+  return mentions(later, rootName(*s.lhs)) == 0 && !jumpsOut(later);
 }
 
 // Device code: an addition to an array element waits for a later addition to the same element

@@ -303,6 +303,8 @@ void Adjoints::assignment(const ExprPtr& lhs, Op op, const ExprPtr& rhs, bool ze
   StmtList inner{decl(name, lhs->type.element(), bar), assign(bar, Op::Assign, zero)};
   if (isCall)
     callAdjoint(*value, var(name, lhs->type), inner);
+  else if (readsResult && op == Op::Assign)  // K_vjp_from_output: lhs holds the call's result
+    propagateCall(value, var(name, lhs->type), lhs, inner);
   else
     propagate(value, var(name, lhs->type), inner);
   out.push_back(block(inner));

@@ -29,7 +29,9 @@ class Adjoints {
   std::string resultVariable(const ir::Stmt& s) const;
   // The statements (with a resultVariable) whose reverse reads the value they assign: the caller
   // keeps that value for each of them (TapePlan's readsAfter).
-  void readResultsOf(std::set<const ir::Stmt*> statements) { resultsRead_ = std::move(statements); }
+  void readResultsOf(const std::set<const ir::Stmt*>& statements) {
+    resultsRead_.insert(statements.begin(), statements.end());
+  }
   bool readsResultOf(const ir::Stmt& s) const { return resultsRead_.count(&s) > 0; }
 
   bool isActive(const std::string& variable) const { return active_.count(variable) > 0; }

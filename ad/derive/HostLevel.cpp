@@ -5,6 +5,7 @@
 
 #include "ad/analysis/Activity.h"
 #include "ad/analysis/Loops.h"
+#include "ad/analysis/OutputReads.h"
 #include "ad/derive/AdjointStarts.h"
 #include "ad/derive/HostProgram.h"
 #include "ad/derive/HostSteps.h"
@@ -68,6 +69,7 @@ class HostBuilder {
     }
     for (const Param& p : g.params) names_.insert(p.name);
     findActive();
+    if (train()) findPullbacksFromOutput();
     plan_ = planVersions(steps_, loops_, f_, mode_ == Mode::Reverse, train(), names_);
     if (train())
       starts_ = planAdjointStarts(steps_, pullbackBuffers(), r_.train->loss, r_.train->params, r_.train->deterministic);
@@ -110,6 +112,25 @@ class HostBuilder {
   bool isTrained(const std::string& buffer) const {
     return train() && std::count(r_.train->params.begin(), r_.train->params.end(), buffer) > 0;
   }
+  // The launches whose kernel updates a buffer in place through one store whose derivative its
+  // result gives (h[i] = fmax(h[i] + b[j], 0): analysis/OutputReads.h): their pullbacks may read
+  // that buffer as the kernel leaves it, where nothing else needs what it held before
+  // (planVersions decides). Not a trained parameter: the update may change it before the pullback.
+  void findPullbacksFromOutput() {
+    for (Step& s : steps_) {
+      if (s.kind != StepKind::Launch || !differentiated(s)) continue;
+      std::vector<std::string> candidates;
+      for (const BufferArg& b : s.buffers) {
+        bool once = std::count_if(s.buffers.begin(), s.buffers.end(),
+                                  [&](const BufferArg& other) { return other.buffer == b.buffer; }) == 1;
+        if (b.reads && b.writes && b.floating && once && !isTrained(b.buffer) &&
+            analysis::storeReadableAfter(*s.kernel, s.kernel->params[b.position].name, m_))
+          candidates.push_back(b.buffer);
+      }
+      if (candidates.size() == 1) s.readsAsLeft = candidates[0];
+    }
+  }
+
   // Whether step s's pullback runs: it writes a buffer with an adjoint.
   bool differentiated(const Step& s) const {
     return std::any_of(s.buffers.begin(), s.buffers.end(),
@@ -492,8 +513,8 @@ class HostBuilder {
   }
 
   // The name of the derivative of the step's kernel (with the kernel's own stores: K_value_and_vjp).
-  std::string kernelDerivative(const Step& s, bool withValue = false) const {
-    return s.kernel ? q_.need(*s.kernel, kernelWrt(s), mode_, withValue) : "";
+  std::string kernelDerivative(const Step& s, naming::Variant variant = naming::Variant::Plain) const {
+    return s.kernel ? q_.need(*s.kernel, kernelWrt(s), mode_, variant) : "";
   }
 
   // The step of a training step whose kernel runs with its pullback as one launch: the loss
@@ -582,8 +603,8 @@ class HostBuilder {
       }
       std::string note;
       ExprPtr bars = freshBars(k, note);
-      StmtPtr both =
-          derivativeStatement(s, f_, true, args, pullbackArguments(k), kernelDerivative(s, true), status(), bars);
+      StmtPtr both = derivativeStatement(s, f_, true, args, pullbackArguments(k),
+                                         kernelDerivative(s, naming::Variant::WithValue), status(), bars);
       both->comment = "line " + std::to_string(s.stmt->loc.line) + ": " + m_.sourceLine(s.stmt->loc.line) +
                       "\nthe loss and its pullback in one kernel: it writes " + r_.train->loss +
                       " and the adjoints of its inputs" + (note.empty() ? "" : "\n" + note);
@@ -629,9 +650,15 @@ class HostBuilder {
     if (differentiated(s) && k != lossWithPullback()) {
       std::string note;
       ExprPtr adjoints = s.kind == StepKind::Launch ? freshBars(k, note) : gemmAdjoints(k, note);
-      StmtPtr pullback = located(derivativeStatement(s, f_, true, arguments(s, s.before), pullbackArguments(k),
-                                                     kernelDerivative(s), status(), adjoints),
-                                 s);
+      bool asLeft = !s.readsAsLeft.empty();
+      StmtPtr pullback = located(
+          derivativeStatement(s, f_, true, arguments(s, s.before), pullbackArguments(k),
+                              kernelDerivative(s, asLeft ? naming::Variant::FromOutput : naming::Variant::Plain),
+                              status(), adjoints),
+          s);
+      if (asLeft)
+        pullback->comment +=
+            "\nreads " + s.readsAsLeft + " as " + s.kernel->name + " left it: nothing copied out before";
       if (!note.empty()) pullback->comment += "\n" + note;
       StmtList all = withPrivates(k, pullback);
       out.insert(out.end(), all.begin(), all.end());

@@ -36,6 +36,9 @@ struct Step {
   int loop = -1;                                     // the host loop it runs in (HostLevel's), or -1
   bool batched = false;                              // a strided batched GEMM
   ir::ExprPtr condition = nullptr;                   // where it runs (the ifs of host code around it); null: always
+  // A training step's launch whose pullback (K_vjp_from_output) reads this buffer as the step
+  // leaves it, so that no copy of what it held before is kept; empty: none.
+  std::string readsAsLeft{};
 
   bool writes(const std::string& buffer) const;
   bool reads(const std::string& buffer) const;

@@ -47,8 +47,12 @@ class VersionPlanner {
           const std::string& now = current[b.buffer];
           if (!b.writes || now != entry[b.buffer] || kept.count(b.buffer)) continue;  // not written, or done
           bool read = reverse_ && (needed.count(now) || (!inLoop && steps_[j].reads(b.buffer)));
+          // A pullback reading the buffer as its step leaves it, where no earlier one reads what it
+          // held before: nothing to copy out (what it leaves is kept if a later step overwrites it).
+          std::string& asLeft = steps_[j].readsAsLeft;
+          if (asLeft == b.buffer && (!plan_.inPlace.count(b.buffer) || inLoop || needed.count(now))) asLeft.clear();
           if (plan_.inPlace.count(b.buffer)) {
-            if (read) keepBefore(k, b.buffer, entry, needed);
+            if (read && asLeft != b.buffer) keepBefore(k, b.buffer, entry, needed);
             kept.insert(b.buffer);
             continue;
           }

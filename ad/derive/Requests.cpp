@@ -18,7 +18,8 @@ std::vector<const Param*> differentiatedParams(const Function& f, const std::set
   return out;
 }
 
-std::string derivativeName(const Function& f, const std::set<std::string>& wrt, Mode mode, bool entry, bool withValue) {
+std::string derivativeName(const Function& f, const std::set<std::string>& wrt, Mode mode, bool entry,
+                           naming::Variant variant) {
   using naming::Derivative;
   if (entry)
     return naming::derivativeOf(f.name, mode == Mode::Forward ? Derivative::Jvp
@@ -30,27 +31,29 @@ std::string derivativeName(const Function& f, const std::set<std::string>& wrt, 
                                           mode == Mode::Forward ? Derivative::Jvp
                                           : f.kernel            ? Derivative::Vjp
                                                                 : Derivative::Pullback,
-                                          withValue);
+                                          variant);
   std::set<std::string> all;
   for (const Param* p : differentiatedParams(f, {}))
     if (!f.kernel || p->type.pointer) all.insert(p->name);
   return wrt == all ? name : naming::withRespectTo(name, wrt);
 }
 
-std::string Requests::need(const Function& callee, const std::set<std::string>& wrt, Mode mode, bool withValue) {
-  auto key = std::make_tuple(callee.name, wrt, withValue);
+std::string Requests::need(const Function& callee, const std::set<std::string>& wrt, Mode mode,
+                           naming::Variant variant) {
+  auto key = std::make_tuple(callee.name, wrt, variant);
   auto it = names_.find(key);
   if (it != names_.end()) return it->second;
-  std::string name = derivativeName(callee, wrt, mode, false, withValue);
+  std::string name = derivativeName(callee, wrt, mode, false, variant);
   names_[key] = name;
-  pending_.push_back(Request{callee.name, wrt, false, std::nullopt, withValue});
+  pending_.push_back(Request{callee.name, wrt, false, std::nullopt, variant});
   return name;
 }
 
 void Requests::enqueueEntry(const Function& f, const Request& r, Mode mode) {
   // A forward-mode entry point is also what recursive calls use; a reverse-mode one is not (it
   // seeds the result with 1 instead of taking the result's adjoint).
-  if (mode == Mode::Forward) names_[std::make_tuple(f.name, r.wrt, false)] = derivativeName(f, r.wrt, mode, true);
+  if (mode == Mode::Forward)
+    names_[std::make_tuple(f.name, r.wrt, naming::Variant::Plain)] = derivativeName(f, r.wrt, mode, true);
   pending_.push_back(r);
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ad/ir/Function.h"
+#include "ad/ir/Naming.h"
 
 namespace adjoint::derive {
 
@@ -32,9 +33,9 @@ struct Request {
   std::set<std::string> wrt;         // differentiated parameters (output arrays always are)
   bool entry = false;                // the user's entry point (`f_grad`/`f_vjp`/`f_jvp`), else an internal helper
   std::optional<TrainStep> train{};  // the entry point is f_train_step
-  // A kernel's vjp that also writes what the kernel writes (K_value_and_vjp): a training step runs
-  // its loss kernel and the kernel's backward as one launch.
-  bool withValue = false;
+  // A kernel's vjp as a training step launches it: K_value_and_vjp, which also writes what the
+  // kernel writes (the loss kernel and its backward as one launch), or K_vjp_from_output.
+  ir::naming::Variant variant = ir::naming::Variant::Plain;
 };
 
 // The differentiated parameters of `f` for `wrt` (empty: every floating parameter): floating
@@ -45,18 +46,19 @@ std::vector<const ir::Param*> differentiatedParams(const ir::Function& f, const 
 class Requests {
  public:
   // The name of the derivative of `callee` with respect to `wrt`, queued if new.
-  std::string need(const ir::Function& callee, const std::set<std::string>& wrt, Mode mode, bool withValue = false);
+  std::string need(const ir::Function& callee, const std::set<std::string>& wrt, Mode mode,
+                   ir::naming::Variant variant = ir::naming::Variant::Plain);
   void enqueueEntry(const ir::Function& f, const Request& r, Mode mode);
   bool next(Request& out);
 
  private:
-  std::map<std::tuple<std::string, std::set<std::string>, bool>, std::string> names_;
+  std::map<std::tuple<std::string, std::set<std::string>, ir::naming::Variant>, std::string> names_;
   std::deque<Request> pending_;
 };
 
 // The name of the derivative of `f` a request asks for: f_grad, f_vjp, f_jvp for the entry point,
 // f_pullback, K_vjp, f_jvp (with _wrt_... when not with respect to every parameter) for callees.
 std::string derivativeName(const ir::Function& f, const std::set<std::string>& wrt, Mode mode, bool entry,
-                           bool withValue = false);
+                           ir::naming::Variant variant = ir::naming::Variant::Plain);
 
 }  // namespace adjoint::derive

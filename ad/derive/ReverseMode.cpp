@@ -5,6 +5,7 @@
 
 #include "ad/analysis/Activity.h"
 #include "ad/analysis/Loops.h"
+#include "ad/analysis/OutputReads.h"
 #include "ad/derive/Adjoints.h"
 #include "ad/derive/TapePlan.h"
 #include "ad/ir/Diagnostic.h"
@@ -45,7 +46,7 @@ class ReverseBuilder {
     }
     // K_value_and_vjp keeps every store: the kernel's outputs are what its caller wants. None of them
     // is read after its store (the caller asks for it only then), so none needs restoring either.
-    if (r_.withValue) {
+    if (r_.variant == naming::Variant::WithValue) {
       if (!readBuffers.empty())
         throw InternalError("'" + f_.name + "' reads '" + *readBuffers.begin() +
                             "' after storing into it: its value and vjp cannot be one kernel");
@@ -54,6 +55,7 @@ class ReverseBuilder {
     TapeRequests requests{readBuffers, skippedBuffers_, {}};
     if (!readBuffers.empty() || !skippedBuffers_.empty()) plan_ = planTape(f_.body, m_, reads, requests);
     planResultReads(requests, reads);
+    if (r_.variant == naming::Variant::FromOutput) readStoresAsLeft();
     markStoredPerIteration(f_.body);
     adjoints_.restartNumbering();
     StmtList reverse = reverseList(f_.body);
@@ -77,7 +79,9 @@ class ReverseBuilder {
   std::vector<StmtPtr> hoisted_;              // nested declarations the reverse sweep reads
   std::set<const Stmt*> storedPerIteration_;  // loop-locals taped where they are computed
   std::set<const Stmt*> unreadPerIteration_;  // of those, the ones no reverse iteration reads
-  std::set<std::string> skippedBuffers_;      // pointer parameters whose stores the forward sweep leaves out
+  std::set<std::string> skippedBuffers_;
+  std::string asLeft_;  // K_vjp_from_output: the buffers it reads as K leaves them      // pointer parameters whose
+                        // stores the forward sweep leaves out
   unsigned enclosingLine_ = 0;
   unsigned lastCommentLine_ = 0;  // statements of one forward line share its comment
 
@@ -104,6 +108,19 @@ class ReverseBuilder {
     if (kept.empty()) return;
     adjoints_.readResultsOf(kept);
     plan_ = planTape(f_.body, m_, reads, requests);
+  }
+
+  // K_vjp_from_output: the buffer K updates in place, whose reverse reads only what K stores there,
+  // is read as K leaves it, holding what K stored (analysis/OutputReads.h).
+  void readStoresAsLeft() {
+    std::set<const Stmt*> stores;
+    for (const std::string& b : writtenBuffers())
+      if (const Stmt* s = analysis::storeReadableAfter(f_, b, m_)) {
+        stores.insert(s);
+        asLeft_ += (asLeft_.empty() ? "" : ", ") + b;
+      }
+    if (stores.empty()) throw InternalError("'" + f_.name + "' has no store that its reverse can read as it leaves it");
+    adjoints_.readResultsOf(stores);
   }
 
   // The pointer parameters the function stores into.
@@ -436,11 +453,15 @@ class ReverseBuilder {
 
   Function assemble(StmtList forward, StmtList reverse) {
     Function g;
-    g.name = derivativeName(f_, r_.wrt, Mode::Reverse, r_.entry, r_.withValue);
-    if (r_.withValue)
+    g.name = derivativeName(f_, r_.wrt, Mode::Reverse, r_.entry, r_.variant);
+    if (r_.variant == naming::Variant::WithValue)
       g.doc = f_.name + " and its reverse mode in one kernel:\nwrites what " + f_.name +
               " writes, and adds the gradient of the arrays it writes,\nseeded through their _bar arrays, into the "
               "_bar arguments.";
+    if (r_.variant == naming::Variant::FromOutput)
+      g.doc = f_.name + "'s reverse mode, for a caller that has run " + f_.name + ": it reads " + asLeft_ + " as " +
+              f_.name + "\nleft it (the derivative of what " + f_.name +
+              " stored there, from the stored value), its other arrays\nas they were before " + f_.name + ".";
     g.returnType = Type::of(Scalar::Void);
     g.params = f_.params;
     g.internal = !r_.entry;

@@ -32,12 +32,13 @@ bool isReserved(const std::string& name) {
          name == kVjpKernel || name == kBarsArgument;
 }
 
-std::string derivativeOf(const std::string& f, Derivative kind, bool withValue) {
+std::string derivativeOf(const std::string& f, Derivative kind, Variant variant) {
   const char* suffix = kind == Derivative::Gradient ? "_grad"
                        : kind == Derivative::Vjp    ? "_vjp"
                        : kind == Derivative::Jvp    ? "_jvp"
                                                     : "_pullback";
-  return f + (withValue ? "_value_and" : "") + suffix;
+  return f + (variant == Variant::WithValue ? "_value_and" : "") + suffix +
+         (variant == Variant::FromOutput ? "_from_output" : "");
 }
 
 std::string withRespectTo(const std::string& name, const std::set<std::string>& wrt) {

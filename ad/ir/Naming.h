@@ -41,8 +41,14 @@ enum class Derivative {
   Jvp,       // f_jvp: forward mode
   Pullback,  // f_pullback: reverse mode of a helper, called by another derivative
 };
-// f_grad, f_vjp, f_jvp, f_pullback; f_value_and_vjp with `withValue` (also computes f).
-std::string derivativeOf(const std::string& f, Derivative kind, bool withValue = false);
+// Kernels' vjps that a training step launches in its own way.
+enum class Variant {
+  Plain,
+  WithValue,   // K_value_and_vjp: also writes what K writes (a loss kernel and its backward in one launch)
+  FromOutput,  // K_vjp_from_output: reads a buffer K updates in place as K leaves it (analysis/OutputReads.h)
+};
+// f_grad, f_vjp, f_jvp, f_pullback; f_value_and_vjp, f_vjp_from_output for kernels' variants.
+std::string derivativeOf(const std::string& f, Derivative kind, Variant variant = Variant::Plain);
 // name_wrt_a_b: a derivative with respect to the parameters a and b only.
 std::string withRespectTo(const std::string& name, const std::set<std::string>& wrt);
 std::string launcherOf(const std::string& kernel);  // K_launch: launches K over a grid

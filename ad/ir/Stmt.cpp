@@ -137,4 +137,11 @@ bool jumpsOut(const Stmt& s, bool insideLoop) {
   return false;
 }
 
+int mentions(const Stmt& s, const std::string& name) {
+  int n = 0;
+  walkExprs(StmtList{std::make_shared<Stmt>(s)},
+            [&](const Expr& e) { n += e.kind == ExprKind::Var && e.text == name; });
+  return n;
+}
+
 }  // namespace adjoint::ir

@@ -114,6 +114,8 @@ bool isLoop(StmtKind k);
 // Whether a break/continue/return inside `s` leaves `s` (jumps inside nested loops that target
 // those loops do not; a return always does).
 bool jumpsOut(const Stmt& s, bool insideLoop = false);
+// How often `s` (with the statements nested in it) names the variable `name`, read or written.
+int mentions(const Stmt& s, const std::string& name);
 
 // A deep copy: passes that rewrite statements in place work on copies, so the parsed module
 // stays as the user wrote it.

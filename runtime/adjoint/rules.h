@@ -122,14 +122,16 @@ inline double lgamma_dx(double x) { return adjoint_digamma(x); }
 inline double tgamma_dx(double x, double y) { return y * adjoint_digamma(x); }
 // d/dx |x| = sign x  (+1 at 0: a subgradient)
 inline double fabs_dx(double x) { return x < 0 ? -1 : 1; }
-// d/dx fmin(x, y) = [x <= y]
-inline double fmin_dx(double x, double y) { return x <= y ? 1 : 0; }
-// d/dy fmin(x, y) = [x > y]
-inline double fmin_dy(double x, double y) { return x <= y ? 0 : 1; }
-// d/dx fmax(x, y) = [x >= y]
-inline double fmax_dx(double x, double y) { return x >= y ? 1 : 0; }
-// d/dy fmax(x, y) = [x < y]
-inline double fmax_dy(double x, double y) { return x >= y ? 0 : 1; }
+// d/dx fmin(x, y) = [x < y] = [r < y]  (r = fmin(x, y); at a tie, y's: as PyTorch's relu, 0 at 0)
+// Read from the result, the derivative needs no x: an in-place clamp h[i] = fmin(h[i], c) has its
+// reverse from h as the forward leaves it (derive/HostVersions.cpp), with no copy of the old h.
+inline double fmin_dx([[maybe_unused]] double x, double y, double r) { return r < y ? 1 : 0; }
+// d/dy fmin(x, y) = [x >= y] = [r >= y]
+inline double fmin_dy([[maybe_unused]] double x, double y, double r) { return r < y ? 0 : 1; }
+// d/dx fmax(x, y) = [x > y] = [r > y]  (r = fmax(x, y); relu's fmax(u, 0): [r > 0], from its output)
+inline double fmax_dx([[maybe_unused]] double x, double y, double r) { return r > y ? 1 : 0; }
+// d/dy fmax(x, y) = [x <= y] = [r <= y]
+inline double fmax_dy([[maybe_unused]] double x, double y, double r) { return r > y ? 0 : 1; }
 // d/dx fma(x, y, z) = y
 inline double fma_dx([[maybe_unused]] double x, double y, [[maybe_unused]] double z) { return y; }
 // d/dy fma(x, y, z) = x

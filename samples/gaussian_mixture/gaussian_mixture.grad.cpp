@@ -96,8 +96,9 @@ void mixture_nll_grad(const double *x, int n, int k, const double *logits, const
     lmax = adjoint_pop(lmax_tape);
     {
       double lmax_bar_new = lmax_bar;
-      lmax_bar = lmax_bar_new * static_cast<double>(lmax >= logits[j] ? 1 : 0);
-      logits_bar[j] += lmax_bar_new * static_cast<double>(lmax >= logits[j] ? 0 : 1);
+      const double fmax_lmax = std::fmax(lmax, logits[j]);
+      lmax_bar = lmax_bar_new * static_cast<double>(fmax_lmax > logits[j] ? 1 : 0);
+      logits_bar[j] += lmax_bar_new * static_cast<double>(fmax_lmax > logits[j] ? 0 : 1);
     }
   }
   // line 10: double lmax = logits[0];

@@ -18,9 +18,10 @@ double mixture_nll_jvp(const double *x, int n, int k, const double *logits, cons
   double lmax_dot = logits_dot[0];
   double lmax = logits[0];
   for (int j = 1; j < k; ++j) {
-    lmax_dot = lmax_dot * static_cast<double>(lmax >= logits[j] ? 1 : 0) +
-               logits_dot[j] * static_cast<double>(lmax >= logits[j] ? 0 : 1);
-    lmax = std::fmax(lmax, logits[j]);
+    const double fmax_lmax = std::fmax(lmax, logits[j]);
+    lmax_dot = lmax_dot * static_cast<double>(fmax_lmax > logits[j] ? 1 : 0) +
+               logits_dot[j] * static_cast<double>(fmax_lmax > logits[j] ? 0 : 1);
+    lmax = fmax_lmax;
   }
   for (int j_2 = 0; j_2 < k; ++j_2) {
     const double exp_value = std::exp(logits[j_2] - lmax);

@@ -342,9 +342,9 @@ static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int 
     if (i < rows * features) {
       {
         float h_bar_new = h_bar[i];
+        const float fmax_value = std::fmax(h[i] + bias[i % features], 0.0f);
         // h[i]: index injective over threads: plain =
-        const float h_bar_new_factor =
-            h_bar_new * static_cast<float>(h[i] + bias[i % features] >= 0.0f ? 1 : 0);
+        const float h_bar_new_factor = h_bar_new * static_cast<float>(fmax_value > 0.0f ? 1 : 0);
         h_bar[i] = h_bar_new_factor;
         // bias[i % features]: one column per thread: summed in a register, added below
         bias_bar_column += h_bar_new_factor;

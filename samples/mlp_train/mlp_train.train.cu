@@ -26,12 +26,14 @@ static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cuda
                                        float *z, const float *bias, int rows, int features,
                                        float *z_bar, float *bias_bar,
                                        adjoint::Bars bars = adjoint::Bars::add);
-static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int features,
-                                     float *h_bar, float *bias_bar, unsigned int virtual_blocks);
-static cudaError_t bias_relu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
-                                        float *h, const float *bias, int rows, int features,
-                                        float *h_bar, float *bias_bar,
-                                        adjoint::Bars bars = adjoint::Bars::add);
+static __global__ void bias_relu_vjp_from_output(float *h, const float *bias, int rows,
+                                                 int features, float *h_bar, float *bias_bar,
+                                                 unsigned int virtual_blocks);
+static cudaError_t bias_relu_vjp_from_output_launch(dim3 grid, dim3 block, size_t shmem,
+                                                    cudaStream_t stream, float *h,
+                                                    const float *bias, int rows, int features,
+                                                    float *h_bar, float *bias_bar,
+                                                    adjoint::Bars bars = adjoint::Bars::add);
 
 // forward: bias_relu (line 17)
 static __global__ void bias_relu(float *h, const float *bias, int rows, int features) {
@@ -85,13 +87,11 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
   long long H1_count =
       std::max<long long>(static_cast<long long>(H) * (B - 1) + H,
                           std::min<long long>((B * H + threads - 1) / threads * threads, B * H));
-  float *H1_1 = scratch.take<float>(H1_count);
+  float *H1_bar = scratch.take<float>(H1_count);
   // elements of H2 the forward touches
   long long H2_count =
       std::max<long long>(static_cast<long long>(H) * (B - 1) + H,
                           std::min<long long>((B * H + threads - 1) / threads * threads, B * H));
-  float *H2_1 = scratch.take<float>(H2_count);
-  float *H1_bar = scratch.take<float>(H1_count);
   float *H2_bar = scratch.take<float>(H2_count);
   // elements of Z the forward touches
   long long Z_count =
@@ -122,15 +122,11 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
   // line 55: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
   status =
       adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
-  // what the reverse sweep reads of H1, copied out before this step overwrites it
-  status = adjoint::copy(H1_1, H1, H1_count, 0);
   // line 56: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H1, b1, B, H);
   status = adjoint::launch(bias_relu, (B * H + threads - 1) / threads, threads, 0, 0, H1, b1, B, H);
   // line 57: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
   status =
       adjoint::gemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
-  // what the reverse sweep reads of H2, copied out before this step overwrites it
-  status = adjoint::copy(H2_1, H2, H2_count, 0);
   // line 58: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H2, b2, B, H);
   status = adjoint::launch(bias_relu, (B * H + threads - 1) / threads, threads, 0, 0, H2, b2, B, H);
   // line 59: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, Z, C);
@@ -155,8 +151,9 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
       handle, CUBLAS_OP_T, CUBLAS_OP_N, C, B, H, &one, W3, H, H2, H, &zero, C, W3, H2_bar, Z_bar,
       adjoint::GemmAdjoints(0, H2_count, adjoint::CBar::Unread, adjoint::SgdOn::A, lr));
   // line 58: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H2, b2, B, H);
-  status = bias_relu_vjp_launch((B * H + threads - 1) / threads, threads, 0, 0, H2_1, b2, B, H,
-                                H2_bar, b2_bar);
+  // reads H2 as bias_relu left it: nothing copied out before
+  status = bias_relu_vjp_from_output_launch((B * H + threads - 1) / threads, threads, 0, 0, H2, b2,
+                                            B, H, H2_bar, b2_bar);
   // line 57: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H2, H);
   // W2 updated here (SGD): the GEMM computing its gradient adds -lr times it into W2
   // H1_bar starts here: written, not added to (never zeroed); nothing reads H2_bar after this
@@ -164,8 +161,9 @@ cudaError_t mlp_train_step(cublasHandle_t handle, const float *X, const int *lab
       handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, H, &one, W2, H, H1, H, &zero, H, W2, H1_bar, H2_bar,
       adjoint::GemmAdjoints(0, H1_count, adjoint::CBar::Unread, adjoint::SgdOn::A, lr));
   // line 56: bias_relu<<<(B * H + threads - 1) / threads, threads>>>(H1, b1, B, H);
-  status = bias_relu_vjp_launch((B * H + threads - 1) / threads, threads, 0, 0, H1_1, b1, B, H,
-                                H1_bar, b1_bar);
+  // reads H1 as bias_relu left it: nothing copied out before
+  status = bias_relu_vjp_from_output_launch((B * H + threads - 1) / threads, threads, 0, 0, H1, b1,
+                                            B, H, H1_bar, b1_bar);
   // line 55: cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, H, B, D, &one, W1, D, X, D, &zero, H1, H);
   // W1 updated here (SGD): the GEMM computing its gradient adds -lr times it into W1
   // nothing reads H1_bar after this
@@ -336,8 +334,12 @@ static cudaError_t add_bias_vjp_launch(dim3 grid, dim3 block, size_t shmem, cuda
                          z_bar, bias_bar, grid.x);
 }
 
-static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int features,
-                                     float *h_bar, float *bias_bar, unsigned int virtual_blocks) {
+// bias_relu's reverse mode, for a caller that has run bias_relu: it reads h as bias_relu
+// left it (the derivative of what bias_relu stored there, from the stored value), its other arrays
+// as they were before bias_relu.
+static __global__ void bias_relu_vjp_from_output(float *h, [[maybe_unused]] const float *bias,
+                                                 int rows, int features, float *h_bar,
+                                                 float *bias_bar, unsigned int virtual_blocks) {
   // adjoints a thread adds at its column (its index modulo features): summed in registers
   // first; the blocks a thread runs in turn keep it on one column
   float bias_bar_column = 0.0f;
@@ -353,8 +355,7 @@ static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int 
       {
         float h_bar_new = h_bar[i];
         // h[i]: index injective over threads: plain =
-        const float h_bar_new_factor =
-            h_bar_new * static_cast<float>(h[i] + bias[i % features] >= 0.0f ? 1 : 0);
+        const float h_bar_new_factor = h_bar_new * static_cast<float>(h[i] > 0.0f ? 1 : 0);
         h_bar[i] = h_bar_new_factor;
         // bias[i % features]: one column per thread: summed in a register, added below
         bias_bar_column += h_bar_new_factor;
@@ -367,18 +368,19 @@ static __global__ void bias_relu_vjp(float *h, const float *bias, int rows, int 
   }
 }
 
-// Launches bias_relu_vjp with the forward's launch configuration.
-static cudaError_t bias_relu_vjp_launch(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
-                                        float *h, const float *bias, int rows, int features,
-                                        float *h_bar, float *bias_bar,
-                                        [[maybe_unused]] adjoint::Bars bars) {
+// Launches bias_relu_vjp_from_output with the forward's launch configuration.
+static cudaError_t bias_relu_vjp_from_output_launch(dim3 grid, dim3 block, size_t shmem,
+                                                    cudaStream_t stream, float *h,
+                                                    const float *bias, int rows, int features,
+                                                    float *h_bar, float *bias_bar,
+                                                    [[maybe_unused]] adjoint::Bars bars) {
   // The plain += of adjoints above relies on threads that differ in threadIdx.x alone.
   if (grid.y * grid.z * block.y * block.z != 1)
     return cudaErrorInvalidValue;
   // A few blocks per multiprocessor, each running forward blocks in turn, as many as keep
   // each thread on one column of the adjoints it sums by column.
-  dim3 resident =
-      adjoint::resident_grid(bias_relu_vjp, grid, block, shmem, static_cast<long long>(features));
-  return adjoint::launch(bias_relu_vjp, resident, block, shmem, stream, h, bias, rows, features,
-                         h_bar, bias_bar, grid.x);
+  dim3 resident = adjoint::resident_grid(bias_relu_vjp_from_output, grid, block, shmem,
+                                         static_cast<long long>(features));
+  return adjoint::launch(bias_relu_vjp_from_output, resident, block, shmem, stream, h, bias, rows,
+                         features, h_bar, bias_bar, grid.x);
 }

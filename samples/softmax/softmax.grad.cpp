@@ -67,8 +67,9 @@ void softmax_vjp(const double *z, double *p, int n, double *z_bar, double *p_bar
     m = adjoint_pop(m_tape);
     {
       double m_bar_new = m_bar;
-      m_bar = m_bar_new * static_cast<double>(m >= z[i] ? 1 : 0);
-      z_bar[i] += m_bar_new * static_cast<double>(m >= z[i] ? 0 : 1);
+      const double fmax_m = std::fmax(m, z[i]);
+      m_bar = m_bar_new * static_cast<double>(fmax_m > z[i] ? 1 : 0);
+      z_bar[i] += m_bar_new * static_cast<double>(fmax_m > z[i] ? 0 : 1);
     }
   }
   // line 9: double m = z[0];

@@ -11,9 +11,10 @@ void softmax_jvp(const double *z, double *p, int n, const double *z_dot, double 
   double m_dot = z_dot[0];
   double m = z[0];
   for (int i = 1; i < n; ++i) {
-    m_dot = m_dot * static_cast<double>(m >= z[i] ? 1 : 0) +
-            z_dot[i] * static_cast<double>(m >= z[i] ? 0 : 1);
-    m = std::fmax(m, z[i]);
+    const double fmax_m = std::fmax(m, z[i]);
+    m_dot = m_dot * static_cast<double>(fmax_m > z[i] ? 1 : 0) +
+            z_dot[i] * static_cast<double>(fmax_m > z[i] ? 0 : 1);
+    m = fmax_m;
   }
   double total_dot = 0.0;
   double total = 0.0;

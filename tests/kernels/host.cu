@@ -156,3 +156,32 @@ void fan_out(const float* x, const float* w, const float* b, float* h, float* g,
   square<<<(n + 63) / 64, 64>>>(k, g, n);
   squared_error<<<(n + 63) / 64, 64>>>(g, x, loss, n);
 }
+
+__global__ void clamp_top(float* h, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) h[i] = fminf(h[i], 0.5f);
+}
+
+__global__ void square_in_place(float* h, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) h[i] = h[i] * h[i];
+}
+
+// In-place activations in a training step. The clamp's and the tanh's derivatives come from the
+// values they leave (fmin's [r < 0.5], tanh's 1 - r^2): their pullbacks (K_vjp_from_output) read
+// h and g as the kernels leave them, and nothing of h or g is copied out for them. The square's
+// derivative needs the g it overwrites, which is also what the tanh's pullback reads: that one
+// value of g is copied out before the square, the step's only copy (tests/cli_test.py).
+// HOST: activations x=[96] w=[1] b=[1] bias=[8] h=[96] g=[96] loss=[1] rows=12 C=8
+// TRAIN: activations params=w,b,bias optimizer=sgd x=[96] w=[1] b=[1] bias=[8] h=[96] g=[96] loss=[1] rows=12 C=8
+// TRAIN: activations deterministic params=w,b,bias optimizer=adamw x=[96] w=[1] b=[1] bias=[8] h=[96] g=[96] loss=[1] rows=12 C=8
+void activations(const float* x, const float* w, const float* b, const float* bias, float* h, float* g, float* loss,
+                 int rows, int C) {
+  int n = rows * C;
+  scale_shift<<<(n + 31) / 32, 32>>>(x, w, b, h, n);
+  clamp_top<<<(n + 31) / 32, 32>>>(h, n);
+  scale_shift<<<(n + 31) / 32, 32>>>(h, w, b, g, n);
+  bias_tanh<<<(n + 31) / 32, 32>>>(g, bias, rows, C);
+  square_in_place<<<(n + 31) / 32, 32>>>(g, n);
+  squared_error<<<(n + 31) / 32, 32>>>(g, x, loss, n);
+}

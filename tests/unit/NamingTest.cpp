@@ -9,7 +9,8 @@ TEST_CASE("generated names follow one convention") {
   CHECK(naming::tangentOf("x") == "x_dot");
   CHECK(naming::accumulatorOf("p") == "p_bar_acc");
   CHECK(naming::derivativeOf("f", naming::Derivative::Gradient) == "f_grad");
-  CHECK(naming::derivativeOf("K", naming::Derivative::Vjp, true) == "K_value_and_vjp");
+  CHECK(naming::derivativeOf("K", naming::Derivative::Vjp, naming::Variant::WithValue) == "K_value_and_vjp");
+  CHECK(naming::derivativeOf("K", naming::Derivative::Vjp, naming::Variant::FromOutput) == "K_vjp_from_output");
   CHECK(naming::withRespectTo("g_pullback", {"b", "a"}) == "g_pullback_wrt_a_b");
   CHECK(naming::launcherOf(naming::derivativeOf("K", naming::Derivative::Jvp)) == "K_jvp_launch");
   CHECK(naming::loopCountOf(12) == "k_L12");
