@@ -482,14 +482,17 @@ class Parallelizer : public Rewriter {
   }
 
   // The position of the zeroing of the element body[k] adds to, before it past statements that
-  // leave the array alone (a named constant of a math call between: common-calls); k if none.
+  // leave the array and the element's index alone (a named constant of a math call between:
+  // common-calls); k if none.
   static size_t zeroingOf(const StmtList& body, size_t k) {
     const Stmt& plain = *body[k];
+    if (plain.kind != StmtKind::Assign || !plain.lhs) return k;
+    std::set<std::string> index = analysis::readVariables(plain.lhs);
     for (size_t j = k; j-- > 0;) {
       if (zeroedBefore(*body[j], plain)) return j;
-      if (plain.kind != StmtKind::Assign || !plain.lhs || mentions(*body[j], rootName(*plain.lhs)) > 0 ||
-          jumpsOut(*body[j]))
-        return k;
+      bool moves = false;  // the index
+      for (const std::string& v : analysis::writtenVariables(StmtList{body[j]})) moves |= index.count(v) > 0;
+      if (moves || mentions(*body[j], rootName(*plain.lhs)) > 0 || jumpsOut(*body[j])) return k;
     }
     return k;
   }

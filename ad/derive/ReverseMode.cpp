@@ -79,9 +79,8 @@ class ReverseBuilder {
   std::vector<StmtPtr> hoisted_;              // nested declarations the reverse sweep reads
   std::set<const Stmt*> storedPerIteration_;  // loop-locals taped where they are computed
   std::set<const Stmt*> unreadPerIteration_;  // of those, the ones no reverse iteration reads
-  std::set<std::string> skippedBuffers_;
-  std::string asLeft_;  // K_vjp_from_output: the buffers it reads as K leaves them      // pointer parameters whose
-                        // stores the forward sweep leaves out
+  std::set<std::string> skippedBuffers_;      // pointer parameters whose stores the forward sweep leaves out
+  std::string asLeft_;                        // K_vjp_from_output: the buffers it reads as K leaves them
   unsigned enclosingLine_ = 0;
   unsigned lastCommentLine_ = 0;  // statements of one forward line share its comment
 
