@@ -168,9 +168,15 @@ def rounding_only(output, exe, build):
     failed = [l for l in output.splitlines() if l.endswith("FAILED")]
     if not failed or any("dot product" not in l for l in failed) or run(build).returncode != 0:
         return False
-    long_double = build[-1]
+    outputs = {}  # (program, n): its output, run once for all the failed lines
+
+    def output(program, n):
+        if (program, n) not in outputs:
+            outputs[program, n] = run([program, *([] if n is None else [str(n)])]).stdout
+        return outputs[program, n]
+
     for line in failed:
-        evidence = shrinking_mismatch(line, exe, long_double)
+        evidence = shrinking_mismatch(line, lambda n: output(exe, n), lambda n: output(build[-1], n))
         if not evidence:
             return False
         print(evidence)
@@ -179,18 +185,18 @@ def rounding_only(output, exe, build):
     return True
 
 
-def shrinking_mismatch(line, exe, long_double):
-    """The line of `long_double` that shows the failed `line` of `exe` shrink, at the checked n or
-    a smaller one; None if there is none."""
+def shrinking_mismatch(line, in_double_at, in_long_double_at):
+    """The line of the long double build's output (`in_long_double_at(n)`; n None: the checked n)
+    that shows the failed `line` of the double build (`in_double_at(n)`) shrink, at the checked n
+    or a smaller one; None if there is none."""
     check = line.split("max rel.")[0]
     error = lambda l: float(re.search(r"max rel. error (\S+)", l).group(1))
     same_check = lambda output: next((l for l in output.splitlines() if l.startswith(check)), None)
     for n in (None, 5, 4, 3, 2):
-        at_n = [] if n is None else [str(n)]
-        in_double = line if n is None else same_check(run([exe, *at_n]).stdout)
+        in_double = line if n is None else same_check(in_double_at(n))
         if not in_double or not in_double.endswith("FAILED"):
             continue  # no mismatch at this n to compare
-        again = same_check(run([long_double, *at_n]).stdout)
+        again = same_check(in_long_double_at(n))
         if again and (again.endswith("ok") or error(again) <= error(in_double) / 100):
             where = "" if n is None else f" at n = {n} (in double {error(in_double):.2e})"
             return f"in long double{where}: {again.strip()}"

@@ -31,16 +31,10 @@ HYPER = {"sgd": [("lr", "0.05")], "momentum": [("lr", "0.05"), ("momentum", "0.9
          "adamw": [("lr", "0.01"), ("beta1", "0.9"), ("beta2", "0.999"), ("eps", "1e-8"), ("weight_decay", "0.01")]}
 STATE = {"sgd": [], "momentum": ["velocity"], "adamw": ["m", "v"]}
 
-# The optimizer's update of one element on the host, as adjoint/optimizers.h defines it.
-UPDATE = {
-    "sgd": "p -= lr * g;",
-    "momentum": "s0 = momentum * s0 + g; p -= lr * s0;",
-    # (the bias corrections as adamw_all rounds them: the powers in double, then to p's type)
-    "adamw": "using T = decltype(p); const T c1 = T(1) - T(std::pow(double(beta1), step)),"
-             " c2 = T(1) - T(std::pow(double(beta2), step));"
-             " p -= lr * weight_decay * p; s0 = beta1 * s0 + (1 - beta1) * g; s1 = beta2 * s1 + (1 - beta2) * g * g;"
-             " p -= lr * (s0 / c1) / (std::sqrt(s1 / c2) + eps);",
-}
+# The optimizer's update on the host: adjoint/verify_train.h's references (as `adjoint check
+# --params` calls them), after the parameter and its gradient; {p}: the parameter's name.
+REFERENCE_ARGS = {"sgd": "lr", "momentum": "{p}_velocity.host, lr, momentum",
+                  "adamw": "{p}_m.host, {p}_v.host, lr, beta1, beta2, eps, weight_decay, step"}
 
 
 def harness(case, fn, specs, vjp_params, trained, optimizer, loss, seed, bitwise):
@@ -66,16 +60,11 @@ def harness(case, fn, specs, vjp_params, trained, optimizer, loss, seed, bitwise
     T = elem_of[trained[0]]
     state_args, updates = [], []
     for p in trained:
-        for k, s in enumerate(STATE[optimizer]):
+        for s in STATE[optimizer]:
             lo = "0" if s == "v" else "-0.1"
             lines.append(f'Buffer<{T}> {p}_{s}("{p}_{s}", {p}.host.size(), {lo}, 0.1, rng);')
             state_args.append(f"{p}_{s}.a")
-        updates.append(f"""  for (size_t i = 0; i < {p}.host.size(); ++i) {{
-    {T} p = {p}.host[i], g = bar_{p}[i];
-    {"".join(f"{T} s{k} = {p}_{s}.host[i]; " for k, s in enumerate(STATE[optimizer]))}
-    {UPDATE[optimizer]}
-    expected_{p}[i] = p;
-  }}""")
+        updates.append(f"  adjoint::{optimizer}_reference(expected_{p}, bar_{p}, {REFERENCE_ARGS[optimizer].format(p=p)});")
     hyper = [v for _, v in HYPER[optimizer]] + (["3"] if optimizer == "adamw" else [])
     hyper_decls = "\n  ".join(f"const {T} {k} = {v};" for k, v in HYPER[optimizer]) + \
         ("\n  const int step = 3;" if optimizer == "adamw" else "")
@@ -146,7 +135,7 @@ int main() {{
   {{ std::vector<{elem_of[loss]}> one({loss}.host.size(), 1); cudaMemcpy({loss}_bar, one.data(), one.size() * sizeof(one[0]), cudaMemcpyHostToDevice); }}
   if ({fn}_vjp({", ".join(args_b + [n + "_bar" for n in floating])}) != cudaSuccess) return 2;
   {fn}({", ".join(args_b)});
-  {chr(10).join(f"  std::vector<{T}> bar_{p} = fetch({p}_bar, {p}.host.size()), expected_{p}({p}.host.size());" for p in trained)}
+  {chr(10).join(f"  std::vector<{T}> bar_{p} = fetch({p}_bar, {p}.host.size()), expected_{p} = {p}.host;" for p in trained)}
 {chr(10).join(updates)}
 
   bool ok = true;
